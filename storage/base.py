@@ -1,0 +1,167 @@
+"""Repository protocols: one per aggregate, implemented by SQLite and MongoDB.
+
+Every method that reads or changes tenant data takes ``tenant_id`` first; a record of
+another tenant is simply not found. Lists are newest-last unless stated otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal, Protocol
+
+from storage.models import (
+    ApiKey,
+    ChunkHit,
+    CorrectionRecord,
+    FinalizeBatch,
+    KnowledgeChunk,
+    KnowledgeDocument,
+    Message,
+    RateDecision,
+    Session,
+    Skill,
+    Task,
+    TaskAction,
+    UsageLog,
+    UsageTotals,
+    VerificationRecordRow,
+)
+
+UsageGroupBy = Literal["day", "model", "actionType", "task"]
+
+
+class ApiKeyRepository(Protocol):
+    async def create(self, key: ApiKey) -> None: ...
+    async def get_by_hash(self, key_hash: str) -> ApiKey | None:
+        """Not tenant-scoped: this is how a request finds its tenant. Revoked keys are returned too."""
+    async def list(self, tenant_id: str) -> list[ApiKey]: ...
+    async def revoke(self, tenant_id: str, key_id: str, at: datetime) -> bool: ...
+
+
+class SessionRepository(Protocol):
+    async def create(self, session: Session) -> None: ...
+    async def get(self, tenant_id: str, session_id: str) -> Session | None: ...
+    async def list(self, tenant_id: str, user_id: str, limit: int = 50) -> list[Session]:
+        """Newest first."""
+
+
+class MessageRepository(Protocol):
+    async def add(self, message: Message) -> None: ...
+    async def list(self, tenant_id: str, session_id: str, limit: int = 200) -> list[Message]:
+        """Oldest first; the last ``limit`` messages."""
+    async def update_last_action_status(
+        self,
+        tenant_id: str,
+        session_id: str,
+        status: Literal["success", "failure", "pending"],
+        error: str | None,
+    ) -> bool:
+        """Set the outcome the client reported on the session's last assistant message."""
+
+
+class TaskRepository(Protocol):
+    async def get(self, tenant_id: str, task_id: str) -> Task | None: ...
+    async def find_active(
+        self, tenant_id: str, session_id: str, url: str | None = None
+    ) -> Task | None:
+        """The most recently updated ``active`` task of the session (optionally on that URL)."""
+    async def expire_stale(self, tenant_id: str, session_id: str, older_than: datetime) -> int:
+        """Mark ``active`` tasks not updated since ``older_than`` as ``interrupted``; returns how many."""
+    async def list(self, tenant_id: str, session_id: str | None = None, limit: int = 50) -> list[Task]:
+        """Newest first."""
+    async def fail(
+        self, tenant_id: str, task_id: str, expected_version: int, code: str, reason: str
+    ) -> Task:
+        """Mark a task failed under the version guard (``TaskConflict`` if it moved)."""
+
+
+class TaskActionRepository(Protocol):
+    async def list(self, tenant_id: str, task_id: str) -> list[TaskAction]:
+        """Every step of the task, by step_index."""
+    async def last(self, tenant_id: str, task_id: str) -> TaskAction | None: ...
+
+
+class CorrectionRepository(Protocol):
+    async def list(self, tenant_id: str, task_id: str) -> list[CorrectionRecord]: ...
+
+
+class VerificationRepository(Protocol):
+    async def list(self, tenant_id: str, task_id: str) -> list[VerificationRecordRow]: ...
+    async def list_since(self, tenant_id: str, since: datetime) -> list[VerificationRecordRow]: ...
+
+
+class UsageRepository(Protocol):
+    async def add(self, log: UsageLog) -> None:
+        """Usage written outside a finalize (e.g. a request that failed after a model call)."""
+    async def list_for_task(self, tenant_id: str, task_id: str) -> list[UsageLog]: ...
+    async def totals(
+        self,
+        tenant_id: str,
+        start: datetime,
+        end: datetime,
+        group_by: UsageGroupBy,
+    ) -> list[UsageTotals]:
+        """Calls, tokens and cost per group in [start, end). ``cost_usd`` is None when any
+        row of the group has an unknown price."""
+
+
+class SkillRepository(Protocol):
+    async def upsert(self, skill: Skill) -> None: ...
+    async def find(self, tenant_id: str, domain: str, goal: str, limit: int = 5) -> list[Skill]: ...
+    async def count(self, tenant_id: str) -> int: ...
+    async def record_outcome(self, tenant_id: str, skill_id: str, success: bool, at: datetime) -> None: ...
+    async def delete_unused_since(self, before: datetime) -> int:
+        """TTL sweep (MongoDB does this with a TTL index; SQLite on demand)."""
+
+
+class KnowledgeRepository(Protocol):
+    async def upsert_document(
+        self, document: KnowledgeDocument, chunks: Sequence[KnowledgeChunk]
+    ) -> None:
+        """Replace the document (same tenant + source_url) and all its chunks."""
+    async def get_document(self, tenant_id: str, document_id: str) -> KnowledgeDocument | None: ...
+    async def list_documents(self, tenant_id: str, domain: str | None = None) -> list[KnowledgeDocument]: ...
+    async def delete_document(self, tenant_id: str, document_id: str) -> bool: ...
+    async def search(
+        self, tenant_id: str, query: str, domains: Sequence[str] | None, limit: int = 5
+    ) -> list[ChunkHit]:
+        """Lexical search (SQLite FTS5 / MongoDB text index), best first, fresh before stale."""
+    async def mark_stale(self, tenant_id: str, domain: str, phase_below: int) -> int: ...
+
+
+class RateLimitRepository(Protocol):
+    async def hit(self, key: str, limit: int, window_seconds: int, now: datetime) -> RateDecision:
+        """Count one request in the fixed window containing ``now``; shared by every replica."""
+
+
+class Store(Protocol):
+    """One database. Created once at start-up (lifespan) and closed at shutdown."""
+
+    backend: Literal["sqlite", "mongodb"]
+    api_keys: ApiKeyRepository
+    sessions: SessionRepository
+    messages: MessageRepository
+    tasks: TaskRepository
+    actions: TaskActionRepository
+    corrections: CorrectionRepository
+    verifications: VerificationRepository
+    usage: UsageRepository
+    skills: SkillRepository
+    knowledge: KnowledgeRepository
+    rate_limits: RateLimitRepository
+
+    async def init(self) -> None:
+        """Create tables / collections and indexes. Idempotent."""
+
+    async def ping(self) -> bool:
+        """True when the database answers (readiness)."""
+
+    async def finalize(self, batch: FinalizeBatch) -> Task:
+        """Write the batch atomically under the task's version guard; return the stored task.
+
+        Raises ``TaskConflict`` (and writes nothing) when the task's version is not
+        ``batch.expected_version`` or, for a new task, when the id already exists.
+        """
+
+    async def close(self) -> None: ...

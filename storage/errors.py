@@ -1,0 +1,22 @@
+"""Storage errors. Callers map them to HTTP statuses at the edge."""
+
+
+class StorageError(Exception):
+    """The store could not do what was asked."""
+
+
+class TaskConflict(StorageError):
+    """Another request changed the task first (version guard), or the task id already exists."""
+
+    def __init__(self, task_id: str, expected_version: int | None) -> None:
+        super().__init__(f"task {task_id!r} changed since version {expected_version!r}")
+        self.task_id = task_id
+        self.expected_version = expected_version
+
+
+class DuplicateKey(StorageError):
+    """A record with the same unique key already exists."""
+
+
+class StoreUnavailable(StorageError):
+    """The database cannot be reached."""

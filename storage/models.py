@@ -1,0 +1,244 @@
+"""Persisted records. Every record carries ``tenant_id``; every query filters by it.
+
+These are the shapes both backends store (SQLite rows / MongoDB documents). Fields that
+belong to other packages (a verification result, a plan, a before-state) are stored as
+plain JSON dicts so that ``storage`` depends on nothing above it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+TaskStatus = Literal["active", "completed", "failed", "interrupted"]
+TERMINAL_TASK_STATUSES: frozenset[str] = frozenset({"completed", "failed"})
+SessionStatus = Literal["active", "completed", "failed"]
+MessageRole = Literal["user", "assistant", "system"]
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def utcnow() -> datetime:
+    """Timezone-aware UTC now, truncated to milliseconds (what MongoDB keeps)."""
+    now = datetime.now(UTC)
+    return now.replace(microsecond=(now.microsecond // 1000) * 1000)
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False, validate_assignment=False)
+
+
+class ApiKey(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    user_id: str
+    key_hash: str = Field(description="SHA-256 hex of the secret key; the key itself is never stored")
+    prefix: str = Field(description="First characters of the key, safe to show")
+    name: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
+class Session(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    user_id: str
+    status: SessionStatus = "active"
+    url: str | None = None
+    title: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Message(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    session_id: str
+    task_id: str | None = None
+    role: MessageRole
+    content: str
+    action: str | None = None
+    action_status: Literal["success", "failure", "pending"] | None = None
+    action_error: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Task(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    user_id: str
+    session_id: str
+    url: str
+    query: str
+    status: TaskStatus = "active"
+    version: int = Field(default=0, description="Optimistic-concurrency guard; bumped by every finalize")
+    step_index: int = Field(default=0, description="Number of actions issued so far")
+    complexity: Literal["SIMPLE", "COMPLEX"] | None = None
+    plan: dict[str, Any] | None = None
+    state: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Agent working state carried between requests (counters, last chain, summaries)",
+    )
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    failure_code: str | None = None
+    failure_reason: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class TaskAction(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    task_id: str
+    step_index: int
+    thought: str
+    action: str
+    actions: list[dict[str, Any]] | None = Field(default=None, description="Chain, when one was sent")
+    decided_by: Literal["policy", "model"] = "policy"
+    expected_outcome: dict[str, Any] | None = None
+    before_state: dict[str, Any] | None = Field(
+        default=None, description="url, dom_hash, skeleton, active_element at the time the action was issued"
+    )
+    verification: dict[str, Any] | None = Field(
+        default=None, description="Verdict on this action, filled when the next request verified it"
+    )
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class CorrectionRecord(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    task_id: str
+    step_index: int
+    attempt: int
+    strategy: str
+    reason: str
+    original_action: str
+    corrected_action: str | None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class VerificationRecordRow(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    task_id: str
+    step_index: int = Field(description="Step index of the action that was verified")
+    tier: int
+    success: bool
+    goal_achieved: bool | None
+    confidence: float
+    error_category: str | None = None
+    record: dict[str, Any] = Field(default_factory=dict, description="Full verification record")
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class UsageLog(Record):
+    """One model call. Immutable once written."""
+
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    user_id: str | None = None
+    session_id: str | None = None
+    message_id: str | None = None
+    task_id: str | None = None
+    action_type: str
+    provider: str
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    thinking_tokens: int = 0
+    total_tokens: int = 0
+    cost_usd: float | None = None
+    duration_ms: float = 0.0
+    trace_id: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Skill(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    domain: str
+    goal: str
+    failed_state: dict[str, Any] = Field(default_factory=dict)
+    successful_action: dict[str, Any] = Field(default_factory=dict)
+    success_count: int = 0
+    failure_count: int = 0
+    last_used: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class KnowledgeDocument(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    source_url: str
+    domain: str
+    title: str = ""
+    content_hash: str
+    phase: int = Field(default=1, description="Two-phase SPA ingestion: 1 = static, 2 = rendered")
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class KnowledgeChunk(Record):
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    document_id: str
+    domain: str
+    ordinal: int
+    heading: str = ""
+    text: str
+    phase: int = 1
+    stale: bool = Field(default=False, description="Down-ranked by a fresher phase-2 chunk")
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ChunkHit(BaseModel):
+    chunk: KnowledgeChunk
+    score: float
+
+
+class RateDecision(BaseModel):
+    allowed: bool
+    count: int
+    limit: int
+    retry_after_seconds: int
+
+
+class UsageTotals(BaseModel):
+    key: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    cost_usd: float | None
+
+
+class FinalizeBatch(BaseModel):
+    """Everything one interact request writes, persisted atomically.
+
+    ``expected_version`` is the task version the request loaded. ``None`` means the task is
+    new and must not exist yet. On success the stored task has ``version = expected + 1``
+    (or 1 for a new task). If another request won the race, nothing is written and
+    ``TaskConflict`` is raised.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: Task
+    expected_version: int | None
+    session: Session | None = Field(default=None, description="Upserted (status/updated_at)")
+    actions: list[TaskAction] = Field(default_factory=list)
+    action_updates: list[tuple[str, dict[str, Any]]] = Field(
+        default_factory=list, description="(action id, fields to set) — e.g. a verification verdict"
+    )
+    messages: list[Message] = Field(default_factory=list)
+    verifications: list[VerificationRecordRow] = Field(default_factory=list)
+    corrections: list[CorrectionRecord] = Field(default_factory=list)
+    usage: list[UsageLog] = Field(default_factory=list)
