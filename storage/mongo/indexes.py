@@ -1,0 +1,70 @@
+"""Every MongoDB index Stepwise needs, created by ``MongoStore.init`` (idempotent).
+
+Each query filters by ``tenant_id`` first, so every query index starts with it. The
+unique indexes are integrity rules (one key hash, one action per step, one document per
+URL); the TTL indexes expire skills 90 days after last use and rate counters once their
+window is over. Index names are fixed so that a second ``init`` is a no-op.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pymongo import ASCENDING, DESCENDING, TEXT, IndexModel
+
+SKILL_TTL_SECONDS = 90 * 24 * 60 * 60
+
+
+def _index(name: str, *fields: str, **options: Any) -> IndexModel:
+    """``_index("x", "tenant_id", "-created_at")``: a leading ``-`` means descending."""
+    keys = [(f[1:], DESCENDING) if f.startswith("-") else (f, ASCENDING) for f in fields]
+    return IndexModel(keys, name=name, **options)
+
+
+INDEXES: dict[str, list[IndexModel]] = {
+    "api_keys": [
+        _index("key_hash_unique", "key_hash", unique=True),
+        _index("tenant_created", "tenant_id", "created_at"),
+    ],
+    "sessions": [_index("tenant_user_created", "tenant_id", "user_id", "-created_at")],
+    "messages": [_index("tenant_session_created", "tenant_id", "session_id", "created_at", "seq")],
+    "tasks": [
+        _index("tenant_session_status_updated", "tenant_id", "session_id", "status", "-updated_at"),
+        _index("tenant_session_created", "tenant_id", "session_id", "-created_at"),
+        _index("tenant_created", "tenant_id", "-created_at"),
+    ],
+    "task_actions": [
+        _index("task_step_unique", "task_id", "step_index", unique=True),
+        _index("tenant_task_step", "tenant_id", "task_id", "step_index"),
+    ],
+    "corrections": [_index("tenant_task", "tenant_id", "task_id", "created_at")],
+    "verifications": [
+        _index("tenant_task", "tenant_id", "task_id", "created_at"),
+        _index("tenant_created", "tenant_id", "created_at"),
+    ],
+    "usage_logs": [
+        _index("tenant_created", "tenant_id", "created_at"),
+        _index("tenant_task", "tenant_id", "task_id", "created_at"),
+    ],
+    "skills": [
+        _index("tenant_domain_goal", "tenant_id", "domain", "goal"),
+        _index("tenant_domain_used", "tenant_id", "domain", "-last_used"),
+        _index("last_used_ttl", "last_used", expireAfterSeconds=SKILL_TTL_SECONDS),
+    ],
+    "knowledge_documents": [
+        _index("tenant_url_unique", "tenant_id", "source_url", unique=True),
+        _index("tenant_domain", "tenant_id", "domain"),
+    ],
+    "knowledge_chunks": [
+        # Text index with a tenant_id prefix: every $text query must (and does) match a tenant.
+        IndexModel(
+            [("tenant_id", ASCENDING), ("heading", TEXT), ("text", TEXT)],
+            weights={"heading": 2, "text": 1},
+            default_language="english",
+            name="tenant_text",
+        ),
+        _index("tenant_document", "tenant_id", "document_id", "ordinal"),
+        _index("tenant_domain_phase", "tenant_id", "domain", "phase"),
+    ],
+    "rate_counters": [_index("expires_at_ttl", "expires_at", expireAfterSeconds=0)],
+}
