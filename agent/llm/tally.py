@@ -1,0 +1,107 @@
+"""Running totals of one ``generate`` call across its HTTP attempts, and the usage
+event of each billed attempt."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from google.genai import types
+
+from agent.llm.contract import CallContext, ModelUsage, Purpose
+from agent.llm.usage import OutputErrorKind, UsageEvent
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    input: int = 0
+    output: int = 0
+    cached: int = 0
+    thinking: int = 0
+    total: int = 0
+
+    @classmethod
+    def of(cls, meta: types.GenerateContentResponseUsageMetadata | None) -> Tokens:
+        if meta is None:
+            return cls()
+        input_ = meta.prompt_token_count or 0
+        output = meta.candidates_token_count or 0
+        thinking = meta.thoughts_token_count or 0
+        return cls(
+            input=input_,
+            output=output,
+            cached=meta.cached_content_token_count or 0,
+            thinking=thinking,
+            total=meta.total_token_count or input_ + output + thinking,
+        )
+
+
+@dataclass(slots=True)
+class Tally:
+    purpose: Purpose
+    ctx: CallContext
+    model: str
+    started: float = field(default_factory=time.monotonic)
+    attempts: int = 0
+    last_status: int | None = None
+    tokens: Tokens = field(default_factory=Tokens)
+
+    def record_attempt(
+        self,
+        meta: types.GenerateContentResponseUsageMetadata | None,
+        *,
+        latency_ms: int,
+        error_kind: OutputErrorKind | None,
+        repair: bool,
+        model_version: str | None,
+    ) -> UsageEvent:
+        """Add one billed attempt's tokens to the totals and describe it as an event."""
+        tokens = Tokens.of(meta)
+        t = self.tokens
+        self.tokens = Tokens(
+            input=t.input + tokens.input,
+            output=t.output + tokens.output,
+            cached=t.cached + tokens.cached,
+            thinking=t.thinking + tokens.thinking,
+            total=t.total + tokens.total,
+        )
+        return UsageEvent(
+            purpose=self.purpose,
+            model=self.model,
+            input_tokens=tokens.input,
+            output_tokens=tokens.output,
+            cached_tokens=tokens.cached,
+            thinking_tokens=tokens.thinking,
+            total_tokens=tokens.total,
+            latency_ms=latency_ms,
+            success=error_kind is None,
+            error_kind=error_kind,
+            ctx=self.ctx,
+            attempt=self.attempts,
+            repair=repair,
+            model_version=model_version,
+        )
+
+    def elapsed_s(self) -> float:
+        return time.monotonic() - self.started
+
+    def usage(self) -> ModelUsage:
+        return ModelUsage(
+            model=self.model,
+            input_tokens=self.tokens.input,
+            output_tokens=self.tokens.output,
+            cached_tokens=self.tokens.cached,
+            thinking_tokens=self.tokens.thinking,
+            total_tokens=self.tokens.total,
+            latency_ms=round(self.elapsed_s() * 1000),
+            attempts=self.attempts,
+        )
+
+    def log_fields(self) -> dict[str, object]:
+        """Fields every log line of this call carries (ids only when known, so they do
+        not mask the ids bound in the request's logging context)."""
+        fields: dict[str, object] = {"purpose": self.purpose, "model": self.model}
+        for key, value in (("session_id", self.ctx.session_id), ("task_id", self.ctx.task_id)):
+            if value is not None:
+                fields[key] = value
+        return fields

@@ -1,0 +1,240 @@
+"""A local fake of the Gemini REST API (``generateContent``), for SDK contract tests.
+
+It is a real HTTP server on 127.0.0.1 (ephemeral port, background thread) so the real
+``google-genai`` client, pointed at it with ``HttpOptions(base_url=...)``, runs its whole
+request/response path. Each test scripts the replies and inspects what the SDK sent::
+
+    fake.enqueue(ok({"action": "click"}), http_error(429, retry_after="0"))
+    ...
+    fake.requests[0].body["systemInstruction"]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+_GENERATE = re.compile(r"^/(v1|v1beta|v1alpha)/models/([^/:]+):generateContent$")
+_STATUS_TEXT = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    408: "DEADLINE_EXCEEDED",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+}
+
+
+@dataclass(frozen=True)
+class FakeReply:
+    """One scripted reply. ``status`` 200 answers with a candidate (or a blocked prompt);
+    anything else answers with Google's error body."""
+
+    status: int = 200
+    text: str | None = None
+    finish_reason: str | None = "STOP"
+    block_reason: str | None = None
+    prompt_tokens: int = 120
+    output_tokens: int | None = None
+    thoughts_tokens: int | None = None
+    cached_tokens: int | None = None
+    model_version: str = "gemini-fake-001"
+    error_message: str = "scripted error"
+    error_status: str | None = None
+    error_details: list[dict[str, Any]] | None = None
+    retry_after: str | None = None
+    delay_s: float = 0.0
+    raw_body: bytes | None = None
+
+    def body(self) -> bytes:
+        if self.raw_body is not None:
+            return self.raw_body
+        if self.status != 200:
+            error: dict[str, Any] = {
+                "code": self.status,
+                "message": self.error_message,
+                "status": self.error_status or _STATUS_TEXT.get(self.status, "UNKNOWN"),
+            }
+            if self.error_details is not None:
+                error["details"] = self.error_details
+            return json.dumps({"error": error}).encode()
+        output = self.output_tokens if self.output_tokens is not None else len(self.text or "") // 4
+        usage: dict[str, Any] = {"promptTokenCount": self.prompt_tokens}
+        if self.block_reason is None:
+            usage["candidatesTokenCount"] = output
+        if self.thoughts_tokens is not None:
+            usage["thoughtsTokenCount"] = self.thoughts_tokens
+        if self.cached_tokens is not None:
+            usage["cachedContentTokenCount"] = self.cached_tokens
+        usage["totalTokenCount"] = sum(
+            v for k, v in usage.items() if k != "cachedContentTokenCount"
+        )
+        payload: dict[str, Any] = {"usageMetadata": usage, "modelVersion": self.model_version}
+        if self.block_reason is not None:
+            payload["promptFeedback"] = {"blockReason": self.block_reason}
+        else:
+            candidate: dict[str, Any] = {"index": 0}
+            if self.text is not None:
+                candidate["content"] = {"parts": [{"text": self.text}], "role": "model"}
+            if self.finish_reason is not None:
+                candidate["finishReason"] = self.finish_reason
+            payload["candidates"] = [candidate]
+        return json.dumps(payload).encode()
+
+
+def ok(answer: str | dict[str, Any] | list[Any], **options: Any) -> FakeReply:
+    """A 200 whose text is ``answer`` (a dict/list is JSON-encoded)."""
+    text = answer if isinstance(answer, str) else json.dumps(answer)
+    return FakeReply(text=text, **options)
+
+
+def http_error(status: int, **options: Any) -> FakeReply:
+    return FakeReply(status=status, **options)
+
+
+def blocked_prompt(reason: str = "SAFETY", **options: Any) -> FakeReply:
+    return FakeReply(block_reason=reason, **options)
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    path: str
+    model: str | None
+    api_version: str | None
+    headers: dict[str, str]  # lower-cased names
+    body: Any  # parsed JSON, or None
+    raw: bytes = field(repr=False)
+
+    @property
+    def system_text(self) -> str:
+        parts = (self.body or {}).get("systemInstruction", {}).get("parts", [])
+        return "".join(part.get("text", "") for part in parts)
+
+    @property
+    def user_text(self) -> str:
+        contents = (self.body or {}).get("contents", [])
+        return "".join(p.get("text", "") for c in contents for p in c.get("parts", []))
+
+    @property
+    def generation_config(self) -> dict[str, Any]:
+        return dict((self.body or {}).get("generationConfig", {}))
+
+
+class FakeGemini:
+    """The server. Replies are popped from one queue in order; an unscripted request gets
+    a 500 and is counted in ``unscripted`` so the test can fail clearly."""
+
+    def __init__(self, *, api_key: str | None = None) -> None:
+        self.expected_api_key = api_key
+        self.requests: list[RecordedRequest] = []
+        self.unscripted = 0
+        self._replies: deque[FakeReply] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.02,), name="fake-gemini", daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def enqueue(self, *replies: FakeReply | str | dict[str, Any]) -> None:
+        with self._lock:
+            for reply in replies:
+                self._replies.append(reply if isinstance(reply, FakeReply) else ok(reply))
+
+    @property
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._replies)
+
+    def start(self) -> FakeGemini:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeGemini:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def _take(self, request: RecordedRequest) -> FakeReply:
+        with self._lock:
+            self.requests.append(request)
+            if self.expected_api_key is not None and (
+                request.headers.get("x-goog-api-key") != self.expected_api_key
+            ):
+                return http_error(
+                    400, error_message="API key not valid. Please pass a valid API key."
+                )
+            if request.model is None:
+                return http_error(404, error_message=f"unknown path {request.path}")
+            if self._replies:
+                return self._replies.popleft()
+            self.unscripted += 1
+            return http_error(500, error_message="fake gemini: no scripted reply left")
+
+
+def _handler_for(fake: FakeGemini) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            try:
+                body = json.loads(raw) if raw else None
+            except json.JSONDecodeError:
+                body = None
+            match = _GENERATE.match(self.path.split("?", 1)[0])
+            reply = fake._take(
+                RecordedRequest(
+                    method="POST",
+                    path=self.path,
+                    model=match.group(2) if match else None,
+                    api_version=match.group(1) if match else None,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=body,
+                    raw=raw,
+                )
+            )
+            if reply.delay_s and fake._stopping.wait(reply.delay_s):
+                return
+            payload = reply.body()
+            try:
+                self.send_response(reply.status)
+                self.send_header("Content-Type", "application/json; charset=UTF-8")
+                self.send_header("Content-Length", str(len(payload)))
+                if reply.retry_after is not None:
+                    self.send_header("Retry-After", reply.retry_after)
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (timeout test); nothing left to answer
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return None
+
+    return Handler
