@@ -1,0 +1,130 @@
+"""Planning: the model planner, step refinement, the plan check, re-planning on page change,
+and rolling summarisation of a task's history. See ``docs/planner.md``.
+
+Each model-facing engine is an output schema (pydantic, ``extra="forbid"``), an
+instructions constant (trusted text), a ``*_blocks`` builder of untrusted data blocks
+(``(name, content)`` pairs the agent wraps in ``DataBlock``) and a pure function that turns
+the answer into something the agent can use. Nothing here calls a model.
+"""
+
+from planning.blocks import Block, VerificationInput, VerificationSummary, element_line, page_blocks
+from planning.calibration import PlanCheckCalibration
+from planning.check import (
+    MAX_PLAN_RETRIES,
+    PASS_THRESHOLD,
+    RETRY_THRESHOLD,
+    ROUTES,
+    WEIGHTS,
+    PlanCheck,
+    Verdict,
+    check_plan,
+    feedback_block,
+    verdict_for,
+)
+from planning.errors import PlanInvalid, PlanningError, RefinementInvalid
+from planning.goal_values import GoalValue, goal_values, implies_submission
+from planning.model_planner import (
+    MAX_PLAN_STEPS,
+    PLANNER_INSTRUCTIONS,
+    DraftStep,
+    PlanDraft,
+    plan_from_draft,
+    planning_blocks,
+    steps_from_drafts,
+)
+from planning.plan import CompletionCriterion, Plan, PlanStep, PlanStepStatus, StepKind
+from planning.refinement import (
+    REFINEMENT_INSTRUCTIONS,
+    ChainedAction,
+    ChainItem,
+    RefinedAction,
+    RefinementResult,
+    refinement_blocks,
+    validate_refined_action,
+)
+from planning.replanning import (
+    REPLAN_INSTRUCTIONS,
+    PlanValidation,
+    ReplanAction,
+    ReplanReason,
+    ReplanTrigger,
+    adopt_regenerated,
+    apply_modification,
+    decide_replan_action,
+    refresh_signatures,
+    replan_blocks,
+    should_replan,
+)
+from planning.similarity import (
+    REPLAN_THRESHOLD,
+    Similarity,
+    page_signatures,
+    page_similarity,
+    similarity_to_signatures,
+    url_key,
+)
+from planning.summary import KEEP_LAST, HistoryWindow, summarise_history
+
+__all__ = [
+    "KEEP_LAST",
+    "MAX_PLAN_RETRIES",
+    "MAX_PLAN_STEPS",
+    "PASS_THRESHOLD",
+    "PLANNER_INSTRUCTIONS",
+    "REFINEMENT_INSTRUCTIONS",
+    "REPLAN_INSTRUCTIONS",
+    "REPLAN_THRESHOLD",
+    "RETRY_THRESHOLD",
+    "ROUTES",
+    "WEIGHTS",
+    "Block",
+    "ChainItem",
+    "ChainedAction",
+    "CompletionCriterion",
+    "DraftStep",
+    "GoalValue",
+    "HistoryWindow",
+    "Plan",
+    "PlanCheck",
+    "PlanCheckCalibration",
+    "PlanDraft",
+    "PlanInvalid",
+    "PlanStep",
+    "PlanStepStatus",
+    "PlanValidation",
+    "PlanningError",
+    "RefinedAction",
+    "RefinementInvalid",
+    "RefinementResult",
+    "ReplanAction",
+    "ReplanReason",
+    "ReplanTrigger",
+    "Similarity",
+    "StepKind",
+    "Verdict",
+    "VerificationInput",
+    "VerificationSummary",
+    "adopt_regenerated",
+    "apply_modification",
+    "check_plan",
+    "decide_replan_action",
+    "element_line",
+    "feedback_block",
+    "goal_values",
+    "implies_submission",
+    "page_blocks",
+    "page_signatures",
+    "page_similarity",
+    "plan_from_draft",
+    "planning_blocks",
+    "refinement_blocks",
+    "refresh_signatures",
+    "replan_blocks",
+    "should_replan",
+    "similarity_to_signatures",
+    "steps_from_drafts",
+    "summarise_history",
+    "url_key",
+    "validate_refined_action",
+    "verdict_for",
+]

@@ -1,0 +1,116 @@
+"""Text helpers shared by the planning engines: folding, words, label matching, quoting.
+
+Planning may not import ``agent`` (where the deterministic policy keeps its own matcher),
+so the small amount of text handling the plan check and the block builders need lives here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from difflib import SequenceMatcher
+from typing import Final
+
+from verification import PageElement
+
+_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+# Words that describe an element rather than name it: "the Save button" names "save".
+ROLE_WORDS: Final[frozenset[str]] = frozenset(
+    {
+        "button", "btn", "link", "field", "textbox", "input", "box", "checkbox", "radio", "dropdown",
+        "drop-down", "select", "menu", "tab", "option", "icon", "control", "element", "textarea", "area",
+        "form", "page", "section", "toggle", "switch", "combobox", "list", "item", "entry",
+    }
+)
+FILLER_WORDS: Final[frozenset[str]] = frozenset(
+    {"the", "a", "an", "on", "in", "into", "to", "of", "for", "with", "named", "called", "labelled", "labeled", "my"}
+)
+FUZZY_MATCH: Final = 0.85
+
+
+def fold(text: str) -> str:
+    """Lower-case, accent-free, whitespace-collapsed."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(stripped.lower().split())
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+def label_words(label: str) -> list[str]:
+    """The words that name an element in a step target ("the Save button" → ["save"])."""
+    all_words = words(label)
+    kept = [w for w in all_words if w not in ROLE_WORDS and w not in FILLER_WORDS]
+    return kept or all_words
+
+
+def contains_phrase(haystack: str, needle: str) -> bool:
+    """``needle``'s words appear in ``haystack`` as a contiguous run (case/accent-insensitive)."""
+    hay, need = words(haystack), words(needle)
+    if not need:
+        return bool(fold(needle)) and fold(needle) in fold(haystack)
+    span = len(need)
+    return any(hay[i : i + span] == need for i in range(len(hay) - span + 1))
+
+
+def _element_texts(element: PageElement) -> list[str]:
+    texts = [element.name, element.placeholder or "", element.context or ""]
+    if element.role in ("textbox", "combobox", "searchbox", "spinbutton") and element.input_type:
+        texts.append(element.input_type)
+    return [t for t in texts if t]
+
+
+def label_matches(target: str, element: PageElement) -> bool:
+    """Does a step target written in words ("Name field", "New patient") name ``element``?
+
+    True when the target's naming words all occur in the element's name, placeholder or
+    label context, when the element's whole name occurs in the target, or when the two
+    are nearly the same string (typos, punctuation)."""
+    wanted = label_words(target)
+    if not wanted:
+        return False
+    for text in _element_texts(element):
+        have = set(words(text))
+        if have and set(wanted) <= have:
+            return True
+        name_words = label_words(text)
+        if name_words and len(" ".join(name_words)) >= 3 and contains_phrase(" ".join(wanted), " ".join(name_words)):
+            return True
+        if SequenceMatcher(None, " ".join(wanted), fold(text)).ratio() >= FUZZY_MATCH:
+            return True
+    return False
+
+
+# Characters str.splitlines() (and some tokenisers) read as a line break that json.dumps
+# leaves as they are: escaped so one quoted string is always one line.
+_LINE_BREAKS: Final = {ord(c): f"\\u{ord(c):04x}" for c in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def _json_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
+def quote(text: str, limit: int | None = None) -> str:
+    """``text`` as one JSON string literal: quotes and newlines escaped, so untrusted text can
+    never close its own quotes or start a new line in a block; cut to ``limit`` characters."""
+    collapsed = " ".join(text.split())
+    if limit is not None and len(collapsed) > limit:
+        collapsed = collapsed[: max(limit - 1, 0)].rstrip() + "…"
+    return _json_string(collapsed)
+
+
+def quote_exact(text: str) -> str:
+    """``text`` as one JSON string literal, unchanged (a value the user gave must reach the
+    model exactly, line breaks included)."""
+    return _json_string(text)
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters (with an ellipsis), keeping its line breaks."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 1, 0)].rstrip() + "…"
