@@ -1,0 +1,174 @@
+"""Action validation (Step 1.8): is this action of the one grammar safe to send?
+
+``validate_action`` parses with :func:`verification.parse_action` and checks the action
+against the page the client sent:
+
+* element actions (click, setValue, select, hover, press with an id, scroll with an id)
+  must name an element present on the page and not hidden; click / setValue / select /
+  press must not target a disabled element, setValue not a read-only one;
+* ``setValue`` only on text-like roles (textbox, searchbox, combobox, spinbutton);
+* ``select`` only on a combobox or listbox and, when the page lists the options, only an
+  existing option (case-insensitive; the action is rewritten to the page's spelling);
+* ``navigate`` only to an http(s) URL (relative URLs are resolved against the page)
+  whose host is one of ``allowed_domains`` or a subdomain of one. The task's allow-list
+  is its start site's registrable domain (:func:`agent.search.allowed_domains_for`); an
+  empty list allows no navigation;
+* ``wait`` needs seconds with 0 < s ≤ 10;
+* ``googleSearch`` only when a search client is configured.
+
+The result is a :class:`ValidatedAction` (canonical text) or an :class:`ActionRejected`
+with a code routing can read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Final, Literal
+from urllib.parse import urljoin
+
+from agent.search.domains import host_allowed, host_of
+from verification import (
+    Action,
+    ActionSyntaxError,
+    PageElement,
+    PageState,
+    format_action,
+    parse_action,
+)
+
+RejectCode = Literal[
+    "SYNTAX",
+    "UNKNOWN_ELEMENT",
+    "HIDDEN_ELEMENT",
+    "DISABLED_ELEMENT",
+    "READONLY_ELEMENT",
+    "NOT_TEXT_FIELD",
+    "NOT_SELECTABLE",
+    "UNKNOWN_OPTION",
+    "URL_NOT_ALLOWED",
+    "BAD_WAIT",
+    "SEARCH_UNAVAILABLE",
+]
+TEXT_ROLES: Final[frozenset[str]] = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
+SELECT_ROLES: Final[frozenset[str]] = frozenset({"combobox", "listbox"})
+MAX_WAIT_SECONDS: Final = 10.0
+_OPERATING: Final[frozenset[str]] = frozenset({"click", "setValue", "select", "press"})
+
+
+@dataclass(frozen=True)
+class ValidatedAction:
+    action: Action
+    text: str  # canonical grammar string
+    element: PageElement | None = None
+
+
+@dataclass(frozen=True)
+class ActionRejected:
+    reason: str
+    code: RejectCode
+    text: str  # what was validated, as given
+
+
+def _reject(code: RejectCode, reason: str, text: str) -> ActionRejected:
+    return ActionRejected(reason=reason, code=code, text=text)
+
+
+def _check_element(action: Action, page: PageState, text: str) -> PageElement | ActionRejected:
+    assert action.target is not None
+    element = page.element(action.target)
+    if element is None:
+        return _reject("UNKNOWN_ELEMENT", f"element {action.target!r} is not on the page", text)
+    if element.hidden:
+        return _reject("HIDDEN_ELEMENT", f"element {action.target!r} is hidden", text)
+    if action.name in _OPERATING and element.disabled:
+        return _reject("DISABLED_ELEMENT", f"element {action.target!r} is disabled", text)
+    if action.name == "setValue":
+        if element.role not in TEXT_ROLES:
+            return _reject(
+                "NOT_TEXT_FIELD",
+                f"setValue needs a text field; {action.target!r} is a {element.role}",
+                text,
+            )
+        if "readonly" in element.states:
+            return _reject("READONLY_ELEMENT", f"element {action.target!r} is read-only", text)
+    if action.name == "select" and element.role not in SELECT_ROLES:
+        return _reject(
+            "NOT_SELECTABLE",
+            f"select needs a combobox or listbox; {action.target!r} is a {element.role}",
+            text,
+        )
+    return element
+
+
+def _option(action: Action, element: PageElement, text: str) -> Action | ActionRejected:
+    if not element.options or action.value is None:
+        return action
+    wanted = " ".join(action.value.split()).casefold()
+    for option in element.options:
+        if " ".join(option.split()).casefold() == wanted:
+            return Action(name="select", target=action.target, value=option)
+    shown = ", ".join(repr(o) for o in element.options[:10])
+    return _reject(
+        "UNKNOWN_OPTION", f"{action.value!r} is not an option of {element.id!r} ({shown})", text
+    )
+
+
+def _navigate(
+    action: Action, page: PageState, allowed_domains: Collection[str], text: str
+) -> Action | ActionRejected:
+    raw = (action.value or "").strip()
+    url = urljoin(page.url, raw) if page.url and "://" not in raw else raw
+    host = host_of(url)
+    if host is None:
+        return _reject("URL_NOT_ALLOWED", f"navigate needs an http(s) URL, got {raw[:200]!r}", text)
+    if not host_allowed(host, allowed_domains):
+        allowed = ", ".join(sorted(allowed_domains)) or "none"
+        return _reject("URL_NOT_ALLOWED", f"{host!r} is outside the task's sites ({allowed})", text)
+    return Action(name="navigate", value=url)
+
+
+def validate_action(
+    text_or_action: str | Action,
+    page: PageState,
+    *,
+    allowed_domains: Collection[str],
+    search_available: bool = False,
+) -> ValidatedAction | ActionRejected:
+    """Check one action against the grammar and the page (see the module doc)."""
+    if isinstance(text_or_action, Action):
+        action, text = text_or_action, format_action(text_or_action)
+    else:
+        text = text_or_action
+        try:
+            action = parse_action(text_or_action)
+        except ActionSyntaxError as exc:
+            return _reject("SYNTAX", str(exc)[:300], text)
+    element: PageElement | None = None
+    if action.target is not None:
+        checked = _check_element(action, page, text)
+        if isinstance(checked, ActionRejected):
+            return checked
+        element = checked
+    if action.name == "select" and element is not None:
+        normalised = _option(action, element, text)
+        if isinstance(normalised, ActionRejected):
+            return normalised
+        action = normalised
+    elif action.name == "navigate":
+        resolved = _navigate(action, page, allowed_domains, text)
+        if isinstance(resolved, ActionRejected):
+            return resolved
+        action = resolved
+    elif action.name == "wait":
+        if action.seconds is None or not 0 < action.seconds <= MAX_WAIT_SECONDS:
+            return _reject(
+                "BAD_WAIT",
+                f"wait needs 0 < seconds <= {MAX_WAIT_SECONDS:g}, got {action.seconds!r}",
+                text,
+            )
+    elif action.name == "googleSearch" and not search_available:
+        return _reject(
+            "SEARCH_UNAVAILABLE", "googleSearch needs a configured web-search client", text
+        )
+    return ValidatedAction(action=action, text=format_action(action), element=element)
