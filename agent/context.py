@@ -1,0 +1,45 @@
+"""What a graph run needs besides its state: who is asking, the clients, the knobs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from agent.llm import LLMGateway
+from storage import Store, utcnow
+
+
+@dataclass(frozen=True)
+class RequestContext:
+    tenant_id: str
+    user_id: str
+    request_id: str = ""
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    """Per-deployment agent knobs (built from Settings at the edge)."""
+
+    max_steps: int = 50
+    task_idle_minutes: int = 30
+    max_retries_per_step: int = 3
+    max_consecutive_failures: int = 5
+    velocity_limit: int = 5  # successful verifications in a row without progress
+    loop_repeats: int = 3  # same action on an unchanged page
+    history_window: int = 10
+
+
+@dataclass
+class AgentDeps:
+    """Clients made once at start-up and shared by every request."""
+
+    store: Store
+    config: AgentConfig = field(default_factory=AgentConfig)
+    gateway: LLMGateway | None = None
+    search: Any | None = None  # agent.search client, when TAVILY_API_KEY is set
+    clock: Callable[[], datetime] = utcnow
+
+    def now(self) -> datetime:
+        return self.clock()

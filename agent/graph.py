@@ -1,0 +1,102 @@
+"""The interact graph: wiring only. Each node lives in ``agent/nodes/``; routers in
+``agent/routing.py`` read flags, never prose.
+
+    START ─ continuation? ─yes→ verification ─┬ goal_achieved → goal_achieved → finalize
+      │                                       ├ success → [velocity check] → replanning → planning → action_generation …
+      │                                       └ failure → correction → action_validation → …
+      └─no→ complexity_check ─SIMPLE→ direct_action → action_validation → outcome_prediction → finalize
+                           └COMPLEX→ context_analysis ─ASK_USER→ ask_user (no task)
+                                        └ (web_search) → planning → action_generation
+                                             → critic (risky / low confidence) → action_validation
+                                             → outcome_prediction → finalize
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from agent.nodes.action_generation import action_generation
+from agent.nodes.action_validation import action_validation
+from agent.nodes.ask_user import ask_user
+from agent.nodes.complexity_check import complexity_check
+from agent.nodes.context_analysis import context_analysis
+from agent.nodes.correction import correction
+from agent.nodes.critic import critic
+from agent.nodes.direct_action import direct_action
+from agent.nodes.finalize import finalize
+from agent.nodes.goal_achieved import goal_achieved
+from agent.nodes.outcome_prediction import outcome_prediction
+from agent.nodes.planning import planning
+from agent.nodes.reflection import reflection
+from agent.nodes.replanning import replanning
+from agent.nodes.verification import verification
+from agent.nodes.web_search import web_search
+from agent.routing import (
+    route_after_complexity,
+    route_after_context,
+    route_after_correction,
+    route_after_search,
+    route_after_generation,
+    route_after_validation,
+    route_after_verification,
+    route_start,
+)
+from agent.state import GraphContext, InteractState
+
+NODES = {
+    "complexity_check": complexity_check,
+    "direct_action": direct_action,
+    "context_analysis": context_analysis,
+    "ask_user": ask_user,
+    "web_search": web_search,
+    "planning": planning,
+    "action_generation": action_generation,
+    "critic": critic,
+    "action_validation": action_validation,
+    "outcome_prediction": outcome_prediction,
+    "verification": verification,
+    "goal_achieved": goal_achieved,
+    "correction": correction,
+    "reflection": reflection,
+    "replanning": replanning,
+    "finalize": finalize,
+}
+
+
+def build_graph(wrap=None) -> StateGraph[InteractState, GraphContext]:  # type: ignore[no-untyped-def]
+    """``wrap(name, fn)`` may decorate every node (tracing, metrics)."""
+    graph = StateGraph(InteractState, context_schema=GraphContext)
+    for name, fn in NODES.items():
+        graph.add_node(name, wrap(name, fn) if wrap else fn)
+
+    graph.add_conditional_edges(START, route_start)
+    graph.add_conditional_edges("complexity_check", route_after_complexity)
+    graph.add_edge("direct_action", "action_validation")
+    graph.add_conditional_edges("context_analysis", route_after_context)
+    graph.add_conditional_edges("web_search", route_after_search)
+    graph.add_edge("planning", "action_generation")
+    graph.add_conditional_edges("action_generation", route_after_generation)
+    graph.add_edge("critic", "action_validation")
+    graph.add_conditional_edges("action_validation", route_after_validation)
+    graph.add_edge("outcome_prediction", "finalize")
+
+    graph.add_conditional_edges(
+        "verification",
+        route_after_verification,
+        {"goal_achieved": "goal_achieved", "next_action": "replanning", "correction": "correction", "reflection": "reflection"},
+    )
+    graph.add_edge("replanning", "planning")
+    graph.add_conditional_edges("correction", route_after_correction)
+    graph.add_edge("goal_achieved", "finalize")
+    graph.add_edge("reflection", "finalize")
+    graph.add_edge("ask_user", END)
+    graph.add_edge("finalize", END)
+    return graph
+
+
+@lru_cache(maxsize=1)
+def interact_graph() -> CompiledStateGraph[InteractState, GraphContext, InteractState, InteractState]:
+    return build_graph().compile()

@@ -1,0 +1,80 @@
+"""What the agent service takes from one interact request and gives back.
+
+The HTTP edge maps its wire schema onto these; the agent never sees HTTP types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from verification import ClientObservations, PageState, VerificationResult
+
+
+@dataclass(frozen=True)
+class PageInput:
+    url: str
+    title: str | None = None
+    dom: str | None = None
+    tree: Sequence[Mapping[str, Any]] | None = None
+    viewport: Mapping[str, int] | None = None
+    has_errors: bool | None = None
+    has_success: bool | None = None
+    recent_events: Sequence[str] = ()
+    verification_passed: bool | None = None
+    errors_detected: Sequence[str] = ()
+    success_messages: Sequence[str] = ()
+
+    def to_page_state(self) -> PageState:
+        if self.tree is not None:
+            return PageState.from_v3(
+                self.tree,
+                url=self.url,
+                title=self.title,
+                viewport=self.viewport,
+                has_errors=self.has_errors,
+                has_success=self.has_success,
+                recent_events=tuple(self.recent_events),
+                verification_passed=self.verification_passed,
+                errors_detected=tuple(self.errors_detected),
+                success_messages=tuple(self.success_messages),
+                dom=self.dom,
+            )
+        assert self.dom is not None, "the edge guarantees a page"
+        return PageState.from_html(self.dom, url=self.url, title=self.title)
+
+
+@dataclass(frozen=True)
+class InteractInput:
+    page: PageInput
+    query: str | None
+    task_id: str | None = None
+    session_id: str | None = None
+    previous_url: str | None = None
+    last_action_status: Literal["success", "failure", "pending"] | None = None
+    last_action_error: str | None = None
+    last_executed_action_index: int | None = None
+    chain_executed_actions: tuple[str, ...] = ()
+    chain_total_actions: int | None = None
+    client_observations: ClientObservations | None = None
+
+
+@dataclass(frozen=True)
+class InteractOutcome:
+    task_id: str | None
+    session_id: str
+    status: Literal["active", "completed", "failed", "interrupted", "needs_user_input"]
+    step_index: int
+    thought: str
+    action: str
+    decided_by: Literal["policy", "model"]
+    verification: VerificationResult | None = None
+    expected_outcome: dict[str, Any] | None = None
+    plan: dict[str, Any] | None = None
+    actions: list[dict[str, Any]] | None = None
+    chain_metadata: dict[str, Any] | None = None
+    needs_user_input: dict[str, Any] | None = None
+    usage: dict[str, Any] = field(default_factory=dict)
+    server_ms: float = 0.0
+    model_ms: float = 0.0

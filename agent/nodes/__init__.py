@@ -1,0 +1,1 @@
+"""One async function per graph node; each returns a partial state update."""

@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from langgraph.runtime import Runtime
+
+from agent.calls import call_context
+from agent.llm import DataBlock, LLMError, Prompt
+from agent.critic import needs_critic
+from agent.policy import completion_evidence, refine_step
+from agent.search import allowed_domains_for
+from agent.state import Candidate, GraphContext, InteractState
+from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
+from planning.plan import Plan, PlanStep
+from verification import Action, ActionSyntaxError, PageState, parse_action
+
+log = structlog.get_logger(__name__)
+
+# Steps whose action only moves towards the step (opening a menu, revealing a target).
+_PARTIAL_KINDS = frozenset({"open", "find"})
+
+
+async def action_generation(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    """The next action for the current plan step: skip what the page already shows done,
+    then ask the model (when configured) with the policy's choice as the fallback."""
+    plan = state["plan"]
+    page = state["page"]
+    assert plan is not None
+    if (retry := _pending_retry(state)) is not None:
+        return {"plan": plan, "candidate": retry, "fallback": None}
+    policy_candidate, reason = _advance_and_refine(plan, page)
+
+    if plan.current is None:
+        evidence = completion_evidence(plan, page, last_step_verified=state.get("step_succeeded", True))
+        if evidence.found:
+            return {"plan": plan, "candidate": Candidate(Action(name="finish"), f"Task complete: {evidence.detail}.", "policy", 0.9)}
+        if runtime.context.deps.gateway is None:
+            return {"plan": plan, "candidate": None, "rejections": [f"plan finished but {evidence.detail}"]}
+
+    model_candidate = None
+    if runtime.context.deps.gateway is not None:
+        model_candidate = await _model_candidate(state, runtime, plan)
+    if model_candidate is not None:
+        return {"plan": plan, "candidate": model_candidate, "fallback": policy_candidate, "critic_needed": _critic_needed(state, model_candidate)}
+    if policy_candidate is None:
+        log.info("action_generation.no_action", reason=reason)
+        return {"plan": plan, "candidate": None, "rejections": [reason]}
+    return {"plan": plan, "candidate": policy_candidate, "fallback": None, "critic_needed": _critic_needed(state, policy_candidate)}
+
+
+def _critic_needed(state: InteractState, candidate: Candidate) -> bool:
+    page = state["page"]
+    element = page.element(candidate.action.target) if candidate.action.target else None
+    start = str(state["task"].state.get("start_url") or state["task"].url)
+    return needs_critic(candidate.action, element, candidate.confidence, page_url=page.url, allowed_domains=allowed_domains_for(start))
+
+
+def _pending_retry(state: InteractState) -> Candidate | None:
+    """After a corrective wait/scroll verified, send the action it prepared for."""
+    pending = state["task"].state.get("pending_retry")
+    if not pending or state.get("step_succeeded") is not True:
+        return None
+    try:
+        action = parse_action(pending["action"])
+    except (ActionSyntaxError, KeyError, TypeError):
+        return None
+    return Candidate(action, f"Retry {pending['action']} now that the page is ready.", "policy", 0.7, pending.get("plan_step"), True, "correction")
+
+
+def _advance_and_refine(plan: Plan, page: PageState) -> tuple[Candidate | None, str]:
+    while (step := plan.current) is not None:
+        decision = refine_step(step, page, plan)
+        if decision.satisfied:
+            log.info("plan.step_satisfied", step=step.index, kind=step.kind)
+            step.status = "completed"
+            plan.current_step_index = step.index + 1
+            continue
+        if decision.action is None:
+            return None, decision.reason or f"cannot act on step {step.index}"
+        step.status = "in_progress"
+        step.attempts += 1
+        return (
+            Candidate(
+                action=decision.action,
+                thought=f"Step {step.index + 1}/{len(plan.steps)}: {decision.thought}",
+                decided_by="policy",
+                confidence=decision.confidence,
+                plan_step=step.index,
+                completes_step=_completes(step, decision.action),
+            ),
+            "",
+        )
+    return None, "every plan step is done"
+
+
+def _completes(step: PlanStep, action: Action) -> bool:
+    if step.kind in _PARTIAL_KINDS:
+        return False
+    return action.name not in ("scroll", "wait") and not (step.kind in ("click", "submit", "check") and action.name != "click")
+
+
+async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> Candidate | None:
+    gateway = runtime.context.deps.gateway
+    assert gateway is not None
+    step = plan.current
+    previous = [(a.step_index, a.action, _verdict_word(a.verification)) for a in state.get("previous_actions", [])]
+    window = summarise_history(previous, keep_last=runtime.context.deps.config.history_window)
+    blocks = [
+        DataBlock(name, content)
+        for name, content in refinement_blocks(
+            state["task"].query,
+            plan,
+            step,
+            state["page"],
+            previous_actions_summary=window.as_text(),
+            verification_summary=state.get("verification"),
+            web_search_summary=state.get("search_summary"),
+        )
+    ]
+    try:
+        generation = await gateway.generate("ACTION_GENERATION", RefinedAction, Prompt(REFINEMENT_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
+        refined = validate_refined_action(generation.output, state["page"])
+    except (LLMError, RefinementInvalid) as exc:
+        log.warning("action_generation.model_failed", error=type(exc).__name__)
+        return None
+    return Candidate(
+        action=refined.action,
+        thought=refined.thought,
+        decided_by="model",
+        confidence=refined.confidence,
+        plan_step=step.index if step is not None else None,
+        completes_step=refined.step_done if step is not None else True,
+    )
+
+
+def _verdict_word(verification: dict[str, Any] | None) -> str | None:
+    if verification is None:
+        return None
+    return "verified" if verification.get("success") else "failed"
+

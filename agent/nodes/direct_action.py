@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from langgraph.runtime import Runtime
+
+from agent.policy import build_plan
+from agent.state import Candidate, GraphContext, InteractState
+
+log = structlog.get_logger(__name__)
+
+
+async def direct_action(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    """SIMPLE goals: the single action the policy found, no model call. The task still
+    gets a one-step plan so its completion is judged like any other."""
+    complexity = state["complexity"]
+    decision = complexity.decision
+    assert decision is not None and decision.action is not None, "complexity_check routes here only with a decision"
+    plan = build_plan(state["task"].query)
+    if len(plan.steps) != 1:
+        plan = plan.model_copy(update={"steps": plan.steps[:1]})
+    if plan.steps:
+        plan.steps[0].status = "in_progress"
+        plan.steps[0].attempts = 1
+    log.info("graph.direct_action", action=decision.action.name, confidence=round(decision.confidence, 2))
+    return {
+        "plan": plan,
+        "candidate": Candidate(
+            action=decision.action,
+            thought=decision.thought,
+            decided_by="policy",
+            confidence=decision.confidence,
+            plan_step=0 if plan.steps else None,
+            source="direct",
+        ),
+        "fallback": None,
+    }

@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from langgraph.runtime import Runtime
+
+from agent.progress import fingerprint
+from agent.state import GraphContext, InteractState, StepOutcome
+from storage import FinalizeBatch, Message, Task, TaskAction, VerificationRecordRow
+from verification import BeforeState
+
+log = structlog.get_logger(__name__)
+
+
+async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    """The one write of a request: task (plan, progress, status), the new action with its
+    before-state, messages, the verdict on the previous action, corrections — atomically,
+    under the task's version guard."""
+    ctx = runtime.context
+    now = ctx.deps.now()
+    task, outcome, page = state["task"], state["outcome"], state["page"]
+    is_new = state["is_new_task"]
+    step_index = task.step_index
+    progress = state["progress"].with_fingerprint(fingerprint(outcome.action, page.dom_hash))
+    plan = state.get("plan")
+
+    action = TaskAction(
+        tenant_id=task.tenant_id,
+        task_id=task.id,
+        step_index=step_index,
+        thought=outcome.thought,
+        action=outcome.action,
+        decided_by=outcome.decided_by,
+        expected_outcome=outcome.expected_outcome,
+        before_state=BeforeState.from_page(page).model_dump(mode="json"),
+        metrics={"plan_step": outcome.plan_step, "completes_step": outcome.completes_step, "flags": list(outcome.flags)},
+        created_at=now,
+    )
+    task_state = {**task.state, "progress": progress.model_dump(mode="json")}
+    if is_new:
+        task_state["start_url"] = task.url
+    pending = state.get("pending_retry")
+    task_state["pending_retry"] = {"action": pending, "plan_step": outcome.plan_step} if pending and outcome.status == "active" else None
+    if state.get("search_state"):
+        task_state["search"] = state["search_state"]
+    if outcome.flags:
+        task_state["flags"] = sorted({*task.state.get("flags", []), *outcome.flags})
+    updated_task = task.model_copy(
+        update={
+            "step_index": step_index + 1,
+            "status": outcome.status,
+            "updated_at": now,
+            "url": page.url,
+            "plan": plan.model_dump(mode="json") if plan is not None else task.plan,
+            "state": task_state,
+            "failure_code": outcome.failure_code,
+            "failure_reason": outcome.failure_reason,
+            "complexity": task.complexity or (state["complexity"].complexity if "complexity" in state else None),
+        }
+    )
+    stored = await ctx.deps.store.finalize(
+        FinalizeBatch(
+            task=updated_task,
+            expected_version=None if is_new else task.version,
+            session=ctx.session.model_copy(update={"updated_at": now, "url": page.url}),
+            actions=[action],
+            action_updates=_verdict_update(state),
+            messages=_messages(task, outcome, is_new, now),
+            verifications=_verification_rows(state, now),
+            corrections=[c.model_copy(update={"step_index": step_index}) for c in state.get("corrections", [])],
+        )
+    )
+    log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version)
+    return {"stored_task": stored}
+
+
+def _messages(task: Task, outcome: StepOutcome, is_new: bool, now: Any) -> list[Message]:
+    messages: list[Message] = []
+    if is_new:
+        messages.append(Message(tenant_id=task.tenant_id, session_id=task.session_id, task_id=task.id, role="user", content=task.query, created_at=now))
+    messages.append(
+        Message(
+            tenant_id=task.tenant_id,
+            session_id=task.session_id,
+            task_id=task.id,
+            role="assistant",
+            content=outcome.thought,
+            action=outcome.action,
+            action_status="pending",
+            created_at=now,
+        )
+    )
+    return messages
+
+
+def _verdict_update(state: InteractState) -> list[tuple[str, dict[str, Any]]]:
+    result, last = state.get("verification"), state.get("last_action")
+    if result is None or last is None:
+        return []
+    request = state["input"]
+    verdict = result.model_dump(mode="json")
+    verdict["client_status"] = request.last_action_status
+    verdict["client_error"] = request.last_action_error
+    return [(last.id, {"verification": verdict})]
+
+
+def _verification_rows(state: InteractState, now: Any) -> list[VerificationRecordRow]:
+    result, last, task = state.get("verification"), state.get("last_action"), state["task"]
+    if result is None or last is None:
+        return []
+    record = result.to_record(action=last.action, goal=task.query)
+    return [
+        VerificationRecordRow(
+            tenant_id=task.tenant_id,
+            task_id=task.id,
+            step_index=last.step_index,
+            tier=result.verification_tier,
+            success=result.success,
+            goal_achieved=result.goal_achieved,
+            confidence=result.confidence,
+            error_category=result.error_category,
+            record=record.model_dump(mode="json"),
+            created_at=now,
+        )
+    ]

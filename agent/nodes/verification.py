@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from langgraph.runtime import Runtime
+
+from agent.adapters import verdict_model
+from agent.calls import call_context
+from agent.policy import completion_evidence
+from agent.progress import TaskProgress
+from agent.state import GraphContext, InteractState
+from planning.plan import Plan
+from verification import BeforeState, ExpectedOutcome, verify_action_with_observations
+
+log = structlog.get_logger(__name__)
+
+LOW_EVIDENCE_LIMIT = 2
+
+
+async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    """Verify the previous action from what changed on the page, then decide from flags and
+    page evidence whether the step and the whole goal are done."""
+    task = state["task"]
+    progress = state["progress"]
+    plan = state.get("plan")
+    last = state.get("last_action")
+    if last is None or last.before_state is None:
+        log.warning("verification.skipped", reason="no previous action with a before-state")
+        return {"verification": None, "goal_achieved": False, "step_succeeded": False}
+
+    deps = runtime.context.deps
+    step_index = last.metrics.get("plan_step")
+    is_final = plan is not None and step_index is not None and step_index >= len(plan.steps) - 1
+    model = verdict_model(deps.gateway, call_context(state, runtime)) if deps.gateway is not None else None
+    expected = ExpectedOutcome.model_validate(last.expected_outcome) if last.expected_outcome else None
+    result = await verify_action_with_observations(
+        before=BeforeState.model_validate(last.before_state),
+        after=state["page"],
+        action=last.action,
+        goal=task.query,
+        client_observations=state["input"].client_observations,
+        expected_outcome=expected,
+        model=model,
+        step_hint="final" if is_final else "intermediate",
+        context={"session_id": task.session_id, "task_id": task.id},
+    )
+
+    completed_step = False
+    if plan is not None and result.success and step_index is not None and last.metrics.get("completes_step", True):
+        completed_step = _complete_step(plan, step_index)
+    progress = _count(progress, success=result.success, completed_step=completed_step)
+
+    goal_achieved = False
+    low_evidence = False
+    if plan is not None:
+        evidence = completion_evidence(plan, state["page"], last_step_verified=result.success)
+        model_says_done = result.goal_achieved is True
+        model_disagrees = result.model_called and result.decided_by == "model" and not result.task_completed
+        if evidence.found and plan.finished and not model_disagrees:
+            goal_achieved = True
+        elif model_says_done and evidence.found:
+            goal_achieved = True
+        elif model_says_done:
+            progress = progress.model_copy(update={"unsupported_completions": progress.unsupported_completions + 1})
+            log.info("verification.completion_without_evidence", count=progress.unsupported_completions, detail=evidence.detail)
+            if progress.unsupported_completions >= LOW_EVIDENCE_LIMIT:
+                goal_achieved = low_evidence = True
+    log.info(
+        "verification.routed",
+        success=result.success,
+        goal_achieved=goal_achieved,
+        tier=result.verification_tier,
+        completed_step=completed_step,
+    )
+    return {
+        "verification": result,
+        "velocity_tripped": progress.successes_without_progress >= deps.config.velocity_limit,
+        "goal_achieved": goal_achieved,
+        "low_evidence_completion": low_evidence,
+        "step_succeeded": result.success,
+        "plan": plan,
+        "progress": progress,
+    }
+
+
+def _complete_step(plan: Plan, step_index: int) -> bool:
+    if not 0 <= step_index < len(plan.steps):
+        return False
+    step = plan.steps[step_index]
+    if step.status == "completed":
+        return False
+    step.status = "completed"
+    plan.current_step_index = next((s.index for s in plan.steps if s.status not in ("completed", "skipped")), len(plan.steps))
+    return True
+
+
+def _count(progress: TaskProgress, *, success: bool, completed_step: bool) -> TaskProgress:
+    if success:
+        return progress.model_copy(
+            update={
+                "consecutive_failures": 0,
+                "retries_on_step": 0 if completed_step else progress.retries_on_step,
+                "successes_without_progress": 0 if completed_step else progress.successes_without_progress + 1,
+                "verified_steps": progress.verified_steps + 1,
+            }
+        )
+    return progress.model_copy(
+        update={"consecutive_failures": progress.consecutive_failures + 1, "failed_steps": progress.failed_steps + 1}
+    )

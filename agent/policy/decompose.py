@@ -1,0 +1,202 @@
+"""Goal → ordered plan steps, without a model.
+
+A goal is split into clauses ("Click button ONE, then click button TWO.", "Enter "Kasey"
+into the text field and press Submit."), each clause is read as one or more steps, and
+record-creation goals ("Add a new patient named "Jas"") become open → fill → submit. The
+result is a :class:`planning.Plan` whose completion criterion names the evidence that the
+whole goal is done.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.policy.goal import ParsedGoal, parse_goal
+from agent.policy.text import fold
+from planning.plan import CompletionCriterion, Plan, PlanStep
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])")
+_VERBS = (
+    r"click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|type|enter|input|write|fill|set|"
+    r"submit|save|open|go|navigate|focus|hover|scroll|expand|collapse|close|find|add|create|log in|sign in|login"
+)
+_CLAUSE_SPLIT = re.compile(rf",?\s+(?:and then|then|after that)\s+|,?\s+and\s+(?=(?:{_VERBS})\b)|,\s+(?=(?:{_VERBS})\b)")
+_GERUND = {"clicking": "click", "pressing": "press", "selecting": "select", "typing": "type", "entering": "enter", "choosing": "choose", "tapping": "tap"}
+_BY_MEANS = re.compile(r"^.+?\bby\s+(" + "|".join(_GERUND) + r")\b\s*(?P<rest>.*)$")
+_CONTEXT_ONLY = re.compile(r"^(?:navigate|go|browse)\s+(?:through|around|in)\b")
+_FIND_AND = re.compile(r"^(?:find|locate|look for)\s+and\s+")
+_RECORD = re.compile(
+    r"^(?:add|create|register|make|enter)\s+(?:a\s+|an\s+)?(?:new\s+)?(?P<entity>[a-z][a-z -]{1,30}?)"
+    r"(?:\s+(?:named|called|with (?:the )?name|whose name is)\s+(?P<name>\S.*?))?(?=\s+with\s|\s*$)"
+)
+_PAIR = re.compile(r"\b(?P<field>[a-z][a-z ]{0,24}?)\s+(?:is\s+|as\s+|of\s+|=\s*|:\s*)?[\"“'](?P<value>[^\"”']+)[\"”']")
+_SUBMIT_WORDS = {"submit", "save", "login", "log in", "sign in", "ok", "done", "create", "confirm", "continue", "send", "search", "next", "apply"}
+_QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
+ALL_FIELDS = "*all text fields"
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+
+
+def split_clauses(goal: str) -> list[str]:
+    clauses: list[str] = []
+    for sentence in _SENTENCE.split(goal.strip()):
+        sentence = sentence.strip().rstrip(".!;")
+        for clause in _CLAUSE_SPLIT.split(sentence):
+            clause = clause.strip(" ,")
+            if clause:
+                clauses.append(clause)
+    return clauses
+
+
+def _normalise_clause(clause: str) -> str | None:
+    folded = fold(clause)
+    if _CONTEXT_ONLY.match(folded) and "http" not in folded:
+        return None
+    if match := _BY_MEANS.match(clause.strip()):
+        verb = _GERUND[match.group(1).lower()]
+        return f"{verb} {match.group('rest')}".strip()
+    return _FIND_AND.sub("", clause.strip(), count=1) if _FIND_AND.match(folded) else clause.strip()
+
+
+def _step(kind: str, description: str, *, target: str | None = None, value: str | None = None, criterion: str) -> PlanStep:
+    return PlanStep(index=0, kind=kind, description=description, target=target, value=value, success_criterion=criterion)  # type: ignore[arg-type]
+
+
+def _record_steps(clause: str, folded: str) -> list[PlanStep] | None:
+    match = _RECORD.match(folded)
+    if not match:
+        return None
+    entity = match.group("entity").strip()
+    pairs = {fold(m.group("field")).removeprefix("with ").strip(): m.group("value") for m in _PAIR.finditer(clause)}
+    name = match.group("name")
+    fields: dict[str, str] = {}
+    if name:
+        quoted = re.search(r"[\"“']([^\"”']+)[\"”']", clause)
+        fields["name"] = quoted.group(1) if quoted else clause[match.start("name") : match.end("name")].strip()
+    for field, value in pairs.items():
+        field = re.sub(rf"^(?:{re.escape(entity)}\s+)?(?:named|called)$", "name", field)
+        if field and value not in fields.values():
+            fields[field] = value
+    if not fields:
+        return None
+    steps = [_step("open", f"Open the form to add a new {entity}", target=entity, criterion=f"a form for a new {entity} is shown")]
+    for field, value in fields.items():
+        steps.append(_step("fill", f"Enter {value!r} as the {field}", target=field, value=value, criterion=f"the {field} field holds {value!r}"))
+    steps.append(_step("submit", f"Save the new {entity}", target="save", criterion=f"the {entity} is saved"))
+    return steps
+
+
+_FIELD_NOISE = {"enter", "type", "input", "write", "fill", "in", "and", "the", "a", "with", "set", "my", "your"}
+
+
+def _field_name(raw: str) -> str:
+    words = fold(raw).split()
+    while words and words[0] in _FIELD_NOISE:
+        words.pop(0)
+    return " ".join(words)
+
+
+def _fill_steps(clause: str, goal: ParsedGoal) -> list[PlanStep]:
+    if re.search(r"\b(?:both|all|each|every)\b", fold(clause)):
+        quoted = _QUOTED.search(clause)
+        value = quoted.group(1) if quoted else (goal.value or "")
+        return [_step("fill", f"Enter {value!r} into every text field", target=ALL_FIELDS, value=value, criterion=f"every field holds {value!r}")]
+    named = [(_field_name(m.group("field")), m.group("value")) for m in _PAIR.finditer(clause)]
+    named = [(f, v) for f, v in named if f]
+    generic_target = goal.target is None or not goal.target.text
+    if len(named) > 1 or (named and generic_target):
+        return [_step("fill", f"Enter {v!r} as the {f}", target=f, value=v, criterion=f"the {f} field holds {v!r}") for f, v in named]
+    value = goal.value or ""
+    target = _target_phrase(goal) if goal.target else "text field"
+    return [_step("fill", f"Enter {value!r} into {target}", target=target, value=value, criterion=f"the field holds {value!r}")]
+
+
+def _target_phrase(goal: ParsedGoal) -> str:
+    """A target as words parse_target reads back the same way (text, role, ordinal)."""
+    target = goal.target
+    assert target is not None
+    role_word = {"textbox": "field", "combobox": "list"}.get(target.role or "", target.role or "")
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd", -1: "last"}.get(target.ordinal or 0, f"{target.ordinal}th" if target.ordinal else "")
+    return " ".join(part for part in (ordinal, target.text, role_word) if part)
+
+
+def steps_for_clause(clause: str) -> list[PlanStep]:
+    normalised = _normalise_clause(clause)
+    if normalised is None:
+        return []
+    folded = fold(normalised)
+    if record := _record_steps(normalised, folded):
+        return record
+    goal = parse_goal(normalised)
+    target = goal.target
+    match goal.intent:
+        case "type":
+            return _fill_steps(normalised, goal)
+        case "select":
+            assert target is not None
+            return [_step("select", f"Choose {goal.value!r} in {target.text or 'the list'}", target=_target_phrase(goal), value=goal.value, criterion=f"{goal.value!r} is chosen")]
+        case "check" | "uncheck":
+            assert target is not None
+            return [_step(goal.intent, f"{goal.intent.capitalize()} {target.text}", target=_target_phrase(goal), criterion=f"{target.text} is {goal.intent}ed")]
+        case "navigate":
+            return [_step("navigate", f"Go to {goal.url}", value=goal.url, criterion="the page at that address is shown")]
+        case "back":
+            return [_step("navigate", "Go back", value="back", criterion="the previous page is shown")]
+        case "scroll":
+            return [_step("find", f"Scroll {goal.direction}", target=target.text if target else None, value=goal.direction, criterion="more of the page is shown")]
+        case "hover":
+            assert target is not None
+            return [_step("hover", f"Hover over {target.text}", target=_target_phrase(goal), criterion="its menu or tooltip shows")]
+        case "press" if target is not None:
+            return [_step("press", f"Press {goal.key} in {target.text}", target=_target_phrase(goal), value=goal.key, criterion="the key took effect")]
+        case "click":
+            assert target is not None
+            return _click_steps(normalised, goal)
+    return _other_steps(normalised, folded)
+
+
+def _click_steps(clause: str, goal: ParsedGoal) -> list[PlanStep]:
+    target = goal.target
+    assert target is not None
+    # "Select X, Y and Z" (no "from"): several options to tick.
+    if re.match(r"^(?:select|choose|pick)\b", fold(clause)) and target.role is None:
+        items = [i for i in _LIST_SPLIT.split(target.text) if i]
+        if items == ["nothing"]:
+            return []
+        return [_step("check", f"Select {item}", target=item, criterion=f"{item} is selected") for item in items]
+    phrase = _target_phrase(goal)
+    if quoted := _QUOTED.search(clause):  # 'the folder or file named "Lilla"' → Lilla
+        role_word = target.role if target.role in ("button", "link", "tab") else ""
+        phrase = " ".join(p for p in (quoted.group(1), role_word) if p)
+    kind = "submit" if target.text in _SUBMIT_WORDS else "click"
+    return [_step(kind, f"Click {phrase}", target=phrase, criterion=f"{phrase} was activated")]
+
+
+def _other_steps(clause: str, folded: str) -> list[PlanStep]:
+    if m := re.match(r"^focus(?: on| into| in)?\s+(?P<t>.+)$", folded):
+        return [_step("focus", f"Focus {m.group('t')}", target=m.group("t"), criterion="the field has focus")]
+    if m := re.match(r"^(?:expand|open|show)\s+(?P<t>.+)$", folded):
+        return [_step("find", f"Expand {m.group('t')}", target=m.group("t"), criterion="its content is shown")]
+    if m := re.match(r"^(?:log ?in|sign in)\b", folded):
+        return [_step("submit", "Log in", target="log in", criterion="signed in")]
+    return []
+
+
+def build_plan(goal: str) -> Plan:
+    """The deterministic plan for a goal; empty ``steps`` when the goal cannot be read."""
+    steps: list[PlanStep] = []
+    for clause in split_clauses(goal):
+        steps.extend(steps_for_clause(clause))
+    for index, step in enumerate(steps):
+        step.index = index
+    return Plan(goal=goal, steps=steps, source="policy", completion=_completion(steps))
+
+
+def _completion(steps: list[PlanStep]) -> CompletionCriterion:
+    if any(s.kind == "open" for s in steps):
+        values = [s.value for s in steps if s.kind == "fill" and s.value]
+        return CompletionCriterion(success_words=values, values_visible=values)
+    if steps and all(s.kind == "fill" for s in steps):
+        return CompletionCriterion(values_visible=[s.value for s in steps if s.value])
+    if steps and steps[-1].kind == "navigate" and steps[-1].value not in (None, "back"):
+        return CompletionCriterion(url_contains=steps[-1].value, final_action_suffices=True)
+    return CompletionCriterion(final_action_suffices=True)

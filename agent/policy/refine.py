@@ -1,0 +1,214 @@
+"""Plan step + current page → the concrete action, without a model.
+
+Each step kind knows when the page already satisfies it (a field that holds its value, a
+box already ticked) so the policy skips ahead instead of repeating work, and how to reveal
+a target that is not visible yet (expand a collapsed section, open a menu, scroll).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent.policy.decompose import ALL_FIELDS
+from agent.policy.goal import TargetRef, parse_target
+from agent.policy.matching import MatchResult, match_elements
+from agent.policy.text import fold, similarity
+from planning.plan import Plan, PlanStep
+from verification import Action, PageElement, PageState
+
+TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox"})
+_TYPABLE = frozenset({"textbox", "searchbox", "spinbutton"})
+_CHOICE_ROLES = frozenset({"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio"})
+_SUBMIT_NAMES = ("submit", "save", "create", "add", "ok", "done", "confirm", "continue", "send", "log in", "login", "sign in", "next", "apply")
+_OPEN_PREFIXES = ("new", "add", "create", "register", "add new")
+_SYNONYMS = {"x": ("close", "×", "✕", "dismiss"), "close": ("x", "×", "✕"), "login": ("log in", "sign in"), "log in": ("login", "sign in")}
+
+
+@dataclass(frozen=True)
+class StepDecision:
+    action: Action | None
+    thought: str
+    confidence: float = 0.0
+    satisfied: bool = False  # the page already shows this step done: move on
+    reason: str = ""
+
+
+def _act(name: str, element: PageElement | None = None, value: str | None = None, seconds: float | None = None) -> Action:
+    return Action(name=name, target=element.id if element else None, value=value, seconds=seconds)  # type: ignore[arg-type]
+
+
+def _label(element: PageElement) -> str:
+    return element.name or element.placeholder or element.context or f"element {element.id}"
+
+
+def _find(page: PageState, phrase: str | None, roles: frozenset[str] | None = None) -> MatchResult:
+    target = parse_target(phrase or "")
+    result = match_elements(page, target, roles=roles)
+    if result.best is None and target.text in _SYNONYMS:
+        for synonym in _SYNONYMS[target.text]:
+            result = match_elements(page, TargetRef(synonym, target.role, target.ordinal), roles=roles)
+            if result.best is not None:
+                break
+    return result
+
+
+def _unique(result: MatchResult) -> PageElement | None:
+    return result.best.element if result.best is not None and result.unique else None
+
+
+def refine_step(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
+    match step.kind:
+        case "fill":
+            return _fill(step, page)
+        case "select":
+            return _select(step, page)
+        case "check" | "uncheck":
+            return _check(step, page, want=step.kind == "check")
+        case "click" | "submit":
+            return _click(step, page)
+        case "focus":
+            return _focus(step, page)
+        case "hover":
+            element = _unique(_find(page, step.target))
+            return StepDecision(_act("hover", element), f"Hover over {_label(element)!r}.", 0.8) if element else _reveal(page, step)
+        case "press":
+            element = _unique(_find(page, step.target, TEXT_ROLES))
+            return StepDecision(_act("press", element, step.value or "Enter"), f"Press {step.value} in {_label(element)!r}.", 0.8) if element else _reveal(page, step)
+        case "open":
+            return _open(step, page, plan)
+        case "find":
+            return _expand(step, page)
+        case "navigate":
+            if step.value == "back":
+                return StepDecision(_act("goBack"), "Go back.", 0.9)
+            if step.value and fold(page.url).rstrip("/") == fold(step.value).rstrip("/"):
+                return StepDecision(None, "Already on that page.", satisfied=True)
+            return StepDecision(_act("navigate", value=step.value), f"Open {step.value}.", 0.9)
+    return StepDecision(None, "", reason=f"no deterministic way to do a {step.kind!r} step")
+
+
+def _fill(step: PlanStep, page: PageState) -> StepDecision:
+    value = step.value or ""
+    if step.target == ALL_FIELDS:
+        fields = [e for e in page.elements if e.actionable and e.role in _TYPABLE]
+        for element in fields:
+            if (element.value or "") != value:
+                return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", 0.85)
+        return StepDecision(None, "Every field holds the value.", satisfied=bool(fields), reason="no text field on the page")
+    result = _find(page, step.target, TEXT_ROLES)
+    element = _unique(result)
+    if element is None and not parse_target(step.target or "").text:
+        empty = [e for e in page.elements if e.actionable and e.role in _TYPABLE and not e.value]
+        element = empty[0] if empty else None
+    if element is None:
+        return StepDecision(None, "", reason=f"no field matches {step.target!r}")
+    if (element.value or "") == value:
+        return StepDecision(None, f"{_label(element)!r} already holds {value!r}.", satisfied=True)
+    return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", result.best.score if result.best else 0.7)
+
+
+def _select(step: PlanStep, page: PageState) -> StepDecision:
+    value = step.value or ""
+    element = _unique(_find(page, step.target, frozenset({"combobox", "listbox"})))
+    if element is None:
+        lists = [e for e in page.elements if e.actionable and e.role in ("combobox", "listbox")]
+        element = lists[0] if len(lists) == 1 else None
+    if element is not None:
+        if element.value is not None and fold(element.value) == fold(value):
+            return StepDecision(None, f"{value!r} is already chosen.", satisfied=True)
+        option = next((o for o in element.options if fold(o) == fold(value)), value)
+        return StepDecision(_act("select", element, option), f"Choose {option!r} in {_label(element)!r}.", 0.85)
+    # A radio group or option list instead of a dropdown.
+    return _check(PlanStep(index=step.index, kind="check", description=step.description, target=value, success_criterion=step.success_criterion), page, want=True)
+
+
+def _check(step: PlanStep, page: PageState, *, want: bool) -> StepDecision:
+    result = _find(page, step.target, _CHOICE_ROLES)
+    element = _unique(result)
+    if element is None:
+        return _reveal(page, step)
+    checked = "checked" in element.states or "selected" in element.states
+    if checked == want:
+        return StepDecision(None, f"{_label(element)!r} is already {'selected' if want else 'clear'}.", satisfied=True)
+    return StepDecision(_act("click", element), f"{'Select' if want else 'Clear'} {_label(element)!r}.", 0.85)
+
+
+def _click(step: PlanStep, page: PageState) -> StepDecision:
+    element = _unique(_find(page, step.target))
+    if element is None and step.kind == "submit":
+        element = _submit_control(page)
+    if element is None:
+        return _reveal(page, step)
+    return StepDecision(_act("click", element), f"Click {_label(element)!r}.", 0.85)
+
+
+def _submit_control(page: PageState) -> PageElement | None:
+    buttons = [e for e in page.elements if e.actionable and e.role == "button"]
+    typed = [e for e in buttons if e.input_type == "submit"]
+    if len(typed) == 1:
+        return typed[0]
+    for name in _SUBMIT_NAMES:
+        named = [e for e in buttons if fold(e.name) == name]
+        if len(named) == 1:
+            return named[0]
+    return None
+
+
+def _focus(step: PlanStep, page: PageState) -> StepDecision:
+    target = parse_target(step.target or "")
+    fields = [e for e in page.elements if e.actionable and e.role in _TYPABLE]
+    element = _unique(match_elements(page, target, roles=_TYPABLE)) if target.text else None
+    if element is None and fields:
+        index = (target.ordinal or 1) - 1 if (target.ordinal or 1) > 0 else len(fields) + (target.ordinal or 0)
+        element = fields[index] if 0 <= index < len(fields) else None
+    if element is None:
+        return StepDecision(None, "", reason="no field to focus")
+    return StepDecision(_act("click", element), f"Focus {_label(element)!r}.", 0.8)
+
+
+def _open(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
+    following = plan.steps[step.index + 1] if step.index + 1 < len(plan.steps) else None
+    if following is not None and following.kind == "fill" and _unique(_find(page, following.target, TEXT_ROLES)) is not None:
+        return StepDecision(None, "The form is open.", satisfied=True)
+    entity = fold(step.target or "")
+    candidates: list[tuple[float, PageElement]] = []
+    for element in page.elements:
+        if not element.actionable or element.role in _TYPABLE:
+            continue
+        name = fold(element.name)
+        opener = max((similarity(f"{p} {entity}", name) for p in _OPEN_PREFIXES), default=0.0)
+        section = similarity(entity + "s", name) * 0.8 if entity else 0.0
+        score = max(opener, section, similarity(entity, name) * 0.75)
+        if score >= 0.6:
+            candidates.append((score, element))
+    if not candidates:
+        return _reveal(page, step)
+    candidates.sort(key=lambda c: c[0], reverse=True)
+    score, element = candidates[0]
+    return StepDecision(_act("click", element), f"Open {_label(element)!r} to add a new {entity}.", score)
+
+
+def _expand(step: PlanStep, page: PageState) -> StepDecision:
+    if step.value in ("up", "down") and not step.target:
+        return StepDecision(_act("scroll", value=step.value), f"Scroll {step.value}.", 0.8)
+    collapsed = [e for e in page.elements if e.actionable and "collapsed" in e.states]
+    target = parse_target(step.target or "")
+    if target.text:
+        named = _unique(match_elements(page, target))
+        if named is not None and "expanded" not in named.states:
+            return StepDecision(_act("click", named), f"Expand {_label(named)!r}.", 0.8)
+    if collapsed:
+        return StepDecision(_act("click", collapsed[0]), f"Expand {_label(collapsed[0])!r}.", 0.7)
+    if any("expanded" in e.states for e in page.elements):
+        return StepDecision(None, "The section is expanded.", satisfied=True)
+    return StepDecision(None, "", reason="nothing to expand")
+
+
+def _reveal(page: PageState, step: PlanStep) -> StepDecision:
+    """The target is not visible: expand something collapsed, else scroll — a bounded search."""
+    collapsed = [e for e in page.elements if e.actionable and "collapsed" in e.states]
+    if collapsed and step.attempts < 6:
+        return StepDecision(_act("click", collapsed[0]), f"Expand {_label(collapsed[0])!r} to look for {step.target!r}.", 0.5)
+    if step.attempts < 2:
+        return StepDecision(_act("scroll", value="down"), f"Scroll to look for {step.target!r}.", 0.4)
+    return StepDecision(None, "", reason=f"{step.target!r} is not on the page")

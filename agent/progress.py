@@ -1,0 +1,42 @@
+"""Counters a task carries between requests (stored in ``Task.state``): the loop-safety
+and correction limits are decided from these, not from memory of a process."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FINGERPRINT_WINDOW = 12
+
+
+class TaskProgress(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    consecutive_failures: int = Field(default=0, ge=0, description="Failed verifications in a row")
+    retries_on_step: int = Field(default=0, ge=0, description="Corrections issued for the current plan step")
+    successes_without_progress: int = Field(
+        default=0, ge=0, description="Successful verifications in a row that completed no plan step"
+    )
+    unsupported_completions: int = Field(
+        default=0, ge=0, description="Model verdicts of task_completed that the page did not back up"
+    )
+    fingerprints: list[str] = Field(default_factory=list, description="action@page-hash of recent actions")
+    verified_steps: int = 0
+    failed_steps: int = 0
+
+    @classmethod
+    def from_task_state(cls, state: dict[str, Any]) -> TaskProgress:
+        return cls.model_validate(state.get("progress", {}))
+
+    def fingerprint_count(self, fingerprint: str) -> int:
+        return Counter(self.fingerprints)[fingerprint]
+
+    def with_fingerprint(self, fingerprint: str) -> TaskProgress:
+        prints = [*self.fingerprints, fingerprint][-FINGERPRINT_WINDOW:]
+        return self.model_copy(update={"fingerprints": prints})
+
+
+def fingerprint(action: str, dom_hash: str) -> str:
+    return f"{action}@{dom_hash[:16]}"

@@ -1,0 +1,56 @@
+"""Pure routing functions of the interact graph. They read flags and counters, never prose."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from agent.state import InteractState
+
+
+def route_start(state: InteractState) -> Literal["verification", "complexity_check"]:
+    return "complexity_check" if state["is_new_task"] else "verification"
+
+
+def route_after_complexity(state: InteractState) -> Literal["direct_action", "context_analysis"]:
+    return "direct_action" if state["complexity"].complexity == "SIMPLE" else "context_analysis"
+
+
+def route_after_context(state: InteractState) -> Literal["ask_user", "web_search", "planning"]:
+    source = state.get("context_source")
+    if source == "ASK_USER":
+        return "ask_user"
+    if source == "WEB_SEARCH":
+        return "web_search"
+    return "planning"
+
+
+def route_after_verification(state: InteractState) -> Literal["goal_achieved", "next_action", "correction", "reflection"]:
+    if state.get("goal_achieved") is True:
+        return "goal_achieved"
+    if state.get("verification") is not None and state.get("step_succeeded") is not True:
+        return "correction"
+    if state.get("velocity_tripped") is True:
+        return "reflection"
+    return "next_action"
+
+
+def route_after_generation(state: InteractState) -> Literal["critic", "action_validation"]:
+    return "critic" if state.get("critic_needed") is True else "action_validation"
+
+
+def route_after_validation(state: InteractState) -> Literal["outcome_prediction", "correction", "finalize"]:
+    if state.get("loop_suspected") is True and state.get("correction_attempted") is not True:
+        return "correction"
+    outcome = state.get("outcome")
+    if outcome is not None and outcome.status == "active":
+        return "outcome_prediction"
+    return "finalize"
+
+
+def route_after_search(state: InteractState) -> Literal["ask_user", "planning"]:
+    return "ask_user" if state.get("context_source") == "ASK_USER" else "planning"
+
+
+def route_after_correction(state: InteractState) -> Literal["action_validation", "finalize"]:
+    outcome = state.get("outcome")
+    return "finalize" if outcome is not None and outcome.status == "failed" else "action_validation"

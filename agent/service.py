@@ -1,0 +1,153 @@
+"""``interact``: one request of the extension, from loaded task to persisted answer."""
+
+from __future__ import annotations
+
+import time
+
+import structlog
+
+from agent.context import AgentDeps, RequestContext
+from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
+from agent.graph import interact_graph
+from agent.inputs import InteractInput, InteractOutcome
+from agent.state import GraphContext, InteractState
+from observability import bind_ids
+from planning.plan import Plan
+from agent.progress import TaskProgress
+from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
+from verification import PageInputError, PageState
+
+log = structlog.get_logger(__name__)
+
+
+async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
+    started = time.perf_counter()
+    store = deps.store
+
+    session = await _requested_session(request, ctx, deps)
+    session_is_new = False
+    last_action = None
+    previous_actions: list[TaskAction] = []
+    if request.task_id is not None:
+        task = await store.tasks.get(ctx.tenant_id, request.task_id)
+        if task is None or (session is not None and task.session_id != session.id):
+            raise TaskNotFound(f"No task {request.task_id!r}", details={"taskId": request.task_id})
+        bind_ids(task_id=task.id)
+        if session is None:
+            session = await _task_session(task, ctx, deps)
+        bind_ids(session_id=session.id)
+        if task.status in TERMINAL_TASK_STATUSES:
+            raise TaskFinished(
+                f"Task {task.id!r} is {task.status}; start a new task without taskId",
+                details={"taskId": task.id, "status": task.status},
+            )
+        if task.step_index >= deps.config.max_steps:
+            await _fail_max_steps(task, ctx, deps)
+        if task.status == "interrupted":
+            log.info("task.resumed", previous_status=task.status)
+            task = task.model_copy(update={"status": "active"})
+        previous_actions = await store.actions.list(ctx.tenant_id, task.id)
+        last_action = previous_actions[-1] if previous_actions else None
+        is_new = False
+    else:
+        assert request.query is not None
+        if session is None:
+            session = Session(tenant_id=ctx.tenant_id, user_id=ctx.user_id, url=request.page.url)
+            session_is_new = True
+        bind_ids(session_id=session.id)
+        task = Task(
+            id=new_id(),
+            tenant_id=ctx.tenant_id,
+            user_id=ctx.user_id,
+            session_id=session.id,
+            url=request.page.url,
+            query=request.query.strip(),
+        )
+        bind_ids(task_id=task.id)
+        is_new = True
+
+    page = _page_state(request)
+    state: InteractState = {
+        "input": request,
+        "page": page,
+        "task": task,
+        "is_new_task": is_new,
+        "last_action": last_action,
+        "previous_actions": previous_actions[-deps.config.history_window :],
+        "plan": Plan.model_validate(task.plan) if task.plan else None,
+        "progress": TaskProgress.from_task_state(task.state),
+        "corrections": [],
+    }
+    history = tuple(await store.messages.list(ctx.tenant_id, session.id, limit=20)) if not session_is_new else ()
+    context = GraphContext(request=ctx, deps=deps, session=session, session_is_new=session_is_new, history=history)
+    try:
+        final = await interact_graph().ainvoke(state, context=context)
+    except TaskConflict as exc:
+        raise TaskConflictError(
+            "Another request on this task step was answered first; nothing was changed by this one",
+            details={"taskId": exc.task_id},
+        ) from exc
+
+    server_ms = (time.perf_counter() - started) * 1000
+    stored: Task | None = final.get("stored_task")
+    if stored is None:  # ASK_USER: a question, no task
+        log.info("interact.needs_user_input", server_ms=round(server_ms, 2))
+        return InteractOutcome(
+            task_id=None,
+            session_id=session.id,
+            status="needs_user_input",
+            step_index=0,
+            thought=str((final.get("needs_user_input") or {}).get("message", "")),
+            action="",
+            decided_by="policy",
+            needs_user_input=final.get("needs_user_input"),
+            server_ms=server_ms,
+        )
+    outcome = final["outcome"]
+    log.info("interact.answered", status=stored.status, action=outcome.action, decided_by=outcome.decided_by, server_ms=round(server_ms, 2))
+    return InteractOutcome(
+        task_id=stored.id,
+        session_id=session.id,
+        status=stored.status,
+        step_index=stored.step_index - 1,
+        thought=outcome.thought,
+        action=outcome.action,
+        decided_by=outcome.decided_by,
+        verification=final.get("verification"),
+        expected_outcome=outcome.expected_outcome,
+        plan=stored.plan,
+        server_ms=server_ms,
+    )
+
+
+def _page_state(request: InteractInput) -> PageState:
+    try:
+        return request.page.to_page_state()
+    except PageInputError as exc:
+        raise InvalidPage(str(exc), details={"field": "interactiveTree"}) from exc
+
+
+async def _requested_session(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> Session | None:
+    if request.session_id is None:
+        return None
+    session = await deps.store.sessions.get(ctx.tenant_id, request.session_id)
+    if session is None:
+        raise SessionNotFound(f"No session {request.session_id!r}", details={"sessionId": request.session_id})
+    return session
+
+
+async def _task_session(task: Task, ctx: RequestContext, deps: AgentDeps) -> Session:
+    stored = await deps.store.sessions.get(ctx.tenant_id, task.session_id)
+    if stored is None:  # written with the task; its absence is a storage fault, not user error
+        raise TaskNotFound(f"No session for task {task.id!r}", details={"taskId": task.id})
+    return stored
+
+
+async def _fail_max_steps(task: Task, ctx: RequestContext, deps: AgentDeps) -> None:
+    reason = f"The task took {task.step_index} steps without finishing (limit {deps.config.max_steps})"
+    try:
+        await deps.store.tasks.fail(ctx.tenant_id, task.id, task.version, "MAX_STEPS_EXCEEDED", reason)
+    except TaskConflict as exc:
+        raise TaskConflictError("Another request changed this task first", details={"taskId": task.id}) from exc
+    log.warning("task.max_steps_exceeded", steps=task.step_index, limit=deps.config.max_steps)
+    raise MaxStepsExceeded(reason, details={"taskId": task.id, "limit": deps.config.max_steps})

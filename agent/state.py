@@ -1,0 +1,100 @@
+"""The interact graph's state and its run context.
+
+Nodes read the state and return partial updates. Nothing is written to the database
+before ``finalize``: a request killed mid-graph leaves the task as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
+
+from agent.complexity import ComplexityResult
+from agent.context import AgentDeps, RequestContext
+from agent.inputs import InteractInput
+from agent.policy import ParsedGoal
+from agent.progress import TaskProgress
+from planning.plan import Plan
+from storage import CorrectionRecord, Message, Session, Task, TaskAction
+from verification import Action, ExpectedOutcome, PageState, VerificationResult
+
+StepStatus = Literal["active", "completed", "failed"]
+DecidedBy = Literal["policy", "model"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An action proposed for this step, before validation."""
+
+    action: Action
+    thought: str
+    decided_by: DecidedBy
+    confidence: float
+    plan_step: int | None = None
+    completes_step: bool = True
+    source: Literal["generation", "direct", "correction"] = "generation"
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """What this request answers: the next action (or the end of the task)."""
+
+    thought: str
+    action: str
+    decided_by: DecidedBy
+    status: StepStatus = "active"
+    expected_outcome: dict[str, Any] | None = None
+    failure_code: str | None = None
+    failure_reason: str | None = None
+    plan_step: int | None = None
+    completes_step: bool = True
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GraphContext:
+    """Run-scoped context (LangGraph ``context``): identity, clients, and the session."""
+
+    request: RequestContext
+    deps: AgentDeps
+    session: Session
+    session_is_new: bool
+    history: tuple[Message, ...] = ()
+    trace_id: str | None = None
+
+
+class InteractState(TypedDict, total=False):
+    # inputs
+    input: InteractInput
+    page: PageState
+    task: Task
+    is_new_task: bool
+    last_action: TaskAction | None
+    previous_actions: list[TaskAction]
+    # decisions along the way
+    goal: ParsedGoal
+    complexity: ComplexityResult
+    context_source: str
+    search_summary: str | None
+    plan: Plan | None
+    progress: TaskProgress
+    verification: VerificationResult | None
+    goal_achieved: bool
+    step_succeeded: bool
+    low_evidence_completion: bool
+    velocity_tripped: bool
+    candidate: Candidate | None
+    fallback: Candidate | None
+    critic_needed: bool
+    loop_suspected: bool
+    correction_attempted: bool
+    rejections: list[str]
+    pending_retry: str | None
+    context_analysis: Any
+    search_state: dict[str, Any] | None
+    expected_outcome: ExpectedOutcome | None
+    corrections: list[CorrectionRecord]
+    # outputs
+    outcome: StepOutcome
+    needs_user_input: dict[str, Any] | None
+    stored_task: Task | None

@@ -1,0 +1,75 @@
+"""Read paths around tasks and sessions: recovery, detail, message log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+import structlog
+
+from agent.context import AgentDeps, RequestContext
+from agent.errors import SessionNotFound, TaskNotFound
+from storage import CorrectionRecord, Message, Session, Task, TaskAction, VerificationRecordRow
+
+log = structlog.get_logger(__name__)
+
+
+async def find_active_task(session_id: str, url: str | None, ctx: RequestContext, deps: AgentDeps) -> Task:
+    """The session's active task, after lazily expiring zombie tasks (idle > N minutes)."""
+    store = deps.store
+    session = await store.sessions.get(ctx.tenant_id, session_id)
+    if session is None:
+        raise SessionNotFound(f"No session {session_id!r}", details={"sessionId": session_id})
+    cutoff = deps.now() - timedelta(minutes=deps.config.task_idle_minutes)
+    expired = await store.tasks.expire_stale(ctx.tenant_id, session_id, cutoff)
+    if expired:
+        log.info("task.expired_stale", count=expired, idle_minutes=deps.config.task_idle_minutes)
+    task = await store.tasks.find_active(ctx.tenant_id, session_id, url)
+    if task is None:
+        raise TaskNotFound("No active task in this session; start a new task", details={"sessionId": session_id})
+    return task
+
+
+@dataclass(frozen=True)
+class TaskDetail:
+    task: Task
+    actions: list[TaskAction]
+    verifications: list[VerificationRecordRow]
+    corrections: list[CorrectionRecord]
+
+
+async def task_detail(task_id: str, ctx: RequestContext, deps: AgentDeps) -> TaskDetail:
+    store = deps.store
+    task = await store.tasks.get(ctx.tenant_id, task_id)
+    if task is None:
+        raise TaskNotFound(f"No task {task_id!r}", details={"taskId": task_id})
+    return TaskDetail(
+        task=task,
+        actions=await store.actions.list(ctx.tenant_id, task_id),
+        verifications=await store.verifications.list(ctx.tenant_id, task_id),
+        corrections=await store.corrections.list(ctx.tenant_id, task_id),
+    )
+
+
+async def create_session(ctx: RequestContext, deps: AgentDeps, url: str | None, title: str | None) -> Session:
+    session = Session(tenant_id=ctx.tenant_id, user_id=ctx.user_id, url=url, title=title)
+    await deps.store.sessions.create(session)
+    log.info("session.created", session_id=session.id)
+    return session
+
+
+async def get_session(session_id: str, ctx: RequestContext, deps: AgentDeps) -> Session:
+    session = await deps.store.sessions.get(ctx.tenant_id, session_id)
+    if session is None:
+        raise SessionNotFound(f"No session {session_id!r}", details={"sessionId": session_id})
+    return session
+
+
+async def session_messages(session_id: str, ctx: RequestContext, deps: AgentDeps, limit: int) -> list[Message]:
+    await get_session(session_id, ctx, deps)
+    return await deps.store.messages.list(ctx.tenant_id, session_id, limit=limit)
+
+
+async def session_tasks(session_id: str, ctx: RequestContext, deps: AgentDeps) -> list[Task]:
+    await get_session(session_id, ctx, deps)
+    return await deps.store.tasks.list(ctx.tenant_id, session_id)

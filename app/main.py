@@ -1,0 +1,79 @@
+"""The FastAPI application: clients are made once, in lifespan, and reached through
+dependencies. Routes are thin; the agent does the work."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import structlog
+from fastapi import FastAPI
+
+from agent import AgentConfig, AgentDeps
+from agent.llm import gateway_from_settings
+from app.errors import install_error_handlers
+from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
+from app.routes import health, interact, sessions, tasks
+from app.settings import Settings, get_settings
+from observability import configure_logging
+from storage import Store, open_store
+
+log = structlog.get_logger(__name__)
+
+
+def build_store(settings: Settings) -> Store:
+    return open_store(settings.database_url, settings.mongodb_uri, mongo_db_name=settings.mongodb_db)
+
+
+def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
+    """Build the app. ``store`` may be injected (tests); otherwise it comes from settings."""
+    settings = settings or get_settings()
+    configure_logging(settings.log_level, settings.log_format)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app_store = store or build_store(settings)
+        await app_store.init()
+        app.state.settings = settings
+        app.state.store = app_store
+        gateway = gateway_from_settings(
+            settings.gemini_api_key.get_secret_value() if settings.gemini_api_key else None,
+            settings.gemini_model,
+            settings.gemini_base_url,
+            usage_sink=None,
+        )
+        app.state.agent_deps = AgentDeps(
+            store=app_store,
+            config=AgentConfig(max_steps=settings.max_steps, task_idle_minutes=settings.task_idle_minutes),
+            gateway=gateway,
+        )
+        log.info(
+            "app.started",
+            database=app_store.backend,
+            model="gemini" if settings.model_enabled else "deterministic",
+            env=settings.env,
+        )
+        try:
+            yield
+        finally:
+            if gateway is not None:
+                await gateway.aclose()
+            if store is None:
+                await app_store.close()
+            log.info("app.stopped")
+
+    app = FastAPI(
+        title="Stepwise",
+        version="0.1.0",
+        summary="Backend for browser agents: the next action, verified from what changed on the page.",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.include_router(interact.router)
+    app.include_router(sessions.router)
+    app.include_router(tasks.router)
+    app.include_router(health.router)
+    # Outermost first: request context wraps the body limit so a 413 is logged too.
+    app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestContextMiddleware)
+    return app

@@ -1,0 +1,99 @@
+"""POST /api/agent/interact — parse, authorise, call the agent, map the answer."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+import agent
+from agent import InteractInput, InteractOutcome, PageInput
+from app.deps import Deps, InteractContext, SettingsDep
+from app.errors import ERROR_RESPONSES
+from app.limits import check_interact_limits
+from app.schemas.interact import InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, VerificationOut
+from verification import ClientObservations
+
+router = APIRouter(prefix="/api/agent", tags=["agent"])
+
+
+@router.post(
+    "/interact",
+    response_model=InteractResponse,
+    response_model_by_alias=True,
+    responses=ERROR_RESPONSES,
+    summary="Verify the previous action and return the next one",
+)
+async def interact(body: InteractRequest, ctx: InteractContext, deps: Deps, settings: SettingsDep) -> InteractResponse:
+    check_interact_limits(body, settings)
+    outcome = await agent.interact(_to_input(body), ctx, deps)
+    return _to_response(outcome)
+
+
+def _to_input(body: InteractRequest) -> InteractInput:
+    page = PageInput(
+        url=body.url,
+        title=body.page_title,
+        dom=body.dom,
+        tree=[node.model_dump(exclude_none=True) for node in body.interactive_tree] if body.interactive_tree is not None else None,
+        viewport=body.viewport.model_dump() if body.viewport else None,
+        has_errors=body.has_errors,
+        has_success=body.has_success,
+        recent_events=tuple(body.recent_events or ()),
+        verification_passed=body.verification_passed,
+        errors_detected=tuple(body.errors_detected or ()),
+        success_messages=tuple(body.success_messages or ()),
+    )
+    observations = None
+    if body.client_observations is not None:
+        observations = ClientObservations(**body.client_observations.model_dump())
+    chain = body.chain_partial_state
+    return InteractInput(
+        page=page,
+        query=body.query,
+        task_id=body.task_id,
+        session_id=body.session_id,
+        previous_url=body.previous_url,
+        last_action_status=body.last_action_status,
+        last_action_error=body.last_action_error_text(),
+        last_executed_action_index=body.last_executed_action_index,
+        chain_executed_actions=tuple(chain.executed_actions) if chain else (),
+        chain_total_actions=chain.total_actions_in_chain if chain else None,
+        client_observations=observations,
+    )
+
+
+def _to_response(outcome: InteractOutcome) -> InteractResponse:
+    verification = None
+    if outcome.verification is not None:
+        v = outcome.verification
+        verification = VerificationOut(
+            success=v.success,
+            confidence=v.confidence,
+            goal_achieved=v.goal_achieved,
+            action_succeeded=v.action_succeeded,
+            task_completed=v.task_completed,
+            reason=v.reason,
+            observations=v.observations,
+            tier=v.verification_tier,
+            tokens_saved=v.tokens_saved,
+            decided_by=v.decided_by,
+            error_category=v.error_category,
+        )
+    plan = None
+    if outcome.plan:
+        plan = PlanOut(
+            steps=[PlanStepOut(**step) for step in outcome.plan.get("steps", [])],
+            current_step_index=outcome.plan.get("current_step_index", 0),
+        )
+    return InteractResponse(
+        thought=outcome.thought,
+        action=outcome.action,
+        task_id=outcome.task_id,
+        session_id=outcome.session_id,
+        status=outcome.status,
+        step_index=outcome.step_index,
+        decided_by=outcome.decided_by,
+        plan=plan,
+        verification=verification,
+        expected_outcome=outcome.expected_outcome,
+        metrics=MetricsOut(server_ms=round(outcome.server_ms, 2), model_ms=round(outcome.model_ms, 2), steps=outcome.step_index + 1),
+    )

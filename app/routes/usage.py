@@ -1,0 +1,86 @@
+"""Usage rollups for billing: calls, tokens and cost of the caller's tenant."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from pydantic import Field
+
+from agent.errors import StepwiseError
+from app.deps import Context, Deps, StoreDep
+from app.errors import ERROR_RESPONSES
+from app.schemas.common import ApiModel
+from cost import InvalidUsageQuery, UsageGroup, parse_bound, resolve_range, usage_report
+from storage import UsageGroupBy
+
+router = APIRouter(prefix="/api/usage", tags=["usage"], responses=ERROR_RESPONSES)
+
+
+class UsageTotalsOut(ApiModel):
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    cost_usd: float | None = Field(description="USD; null when any call used a model with no known price")
+
+
+class UsageGroupOut(UsageTotalsOut):
+    key: str = Field(
+        description="UTC day (YYYY-MM-DD), model, action type (PLANNING, …) or task id (\"\" = outside a task)"
+    )
+
+
+class UsageReportOut(ApiModel):
+    from_: datetime = Field(alias="from", description="Start (inclusive, UTC)")
+    to: datetime = Field(description="End (exclusive, UTC)")
+    group_by: UsageGroupBy
+    groups: list[UsageGroupOut]
+    totals: UsageTotalsOut
+
+
+def _totals(group: UsageGroup) -> dict[str, int | float | None]:
+    return {
+        "calls": group.calls,
+        "input_tokens": group.input_tokens,
+        "output_tokens": group.output_tokens,
+        "total_tokens": group.total_tokens,
+        "cost_usd": group.cost_usd,
+    }
+
+
+@router.get("", response_model=UsageReportOut, summary="Model usage and cost of your tenant, grouped")
+async def get_usage(
+    ctx: Context,
+    store: StoreDep,
+    deps: Deps,
+    from_: Annotated[
+        str | None,
+        Query(alias="from", description="ISO date (from its midnight UTC) or datetime; default: 30 days before `to`"),
+    ] = None,
+    to: Annotated[
+        str | None, Query(description="ISO date (that whole day included) or datetime (exclusive); default: now")
+    ] = None,
+    group_by: Annotated[UsageGroupBy, Query(alias="groupBy")] = "day",
+) -> UsageReportOut:
+    try:
+        start, end = resolve_range(parse_bound(from_, field="from"), parse_bound(to, field="to"), now=deps.now())
+    except InvalidUsageQuery as exc:
+        raise StepwiseError(
+            exc.message,
+            code="VALIDATION_FAILED",
+            status_code=422,
+            # the same field paths as FastAPI's own validation errors (``query.groupBy``)
+            details={"errors": [{"field": f"query.{exc.field}", "message": exc.message, "type": "value_error"}]},
+        ) from exc
+    report = await usage_report(store, ctx.tenant_id, start, end, group_by)
+    return UsageReportOut.model_validate(
+        {
+            "from": report.start,
+            "to": report.end,
+            "group_by": report.group_by,
+            "groups": [{"key": g.key, **_totals(g)} for g in report.groups],
+            "totals": _totals(report.totals),
+        }
+    )

@@ -1,0 +1,193 @@
+"""Request and response bodies of ``POST /api/agent/interact`` (the extension contract).
+
+Unknown top-level fields are ignored so that a newer extension keeps working against an
+older server; every known field is typed and validated.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
+
+from app.schemas.common import ApiModel
+
+DomMode = Literal["semantic_v3", "semantic", "skeleton", "hybrid", "full"]
+TaskStatusOut = Literal["active", "completed", "failed", "interrupted", "needs_user_input"]
+
+
+class SemanticNodeV3(ApiModel):
+    """One interactive element of the V3 tree (minified keys)."""
+
+    i: str = Field(description="Element id, used in actions: click(i)")
+    r: str | None = Field(default=None, description="Role: btn, inp, link, chk, sel, …")
+    n: str | None = Field(default=None, description="Visible name/label")
+    v: str | None = Field(default=None, description="Current value (inputs)")
+    s: str | list[str] | None = Field(default=None, description="State: disabled, checked, expanded")
+    xy: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    f: int | None = Field(default=None, ge=0, description="Frame id (0 = main frame)")
+    box: list[float] | None = Field(default=None, min_length=4, max_length=4)
+    scr: dict[str, Any] | None = Field(default=None, description="Scrollable container info")
+    occ: bool | None = Field(default=None, description="Occluded by a modal")
+
+    @field_validator("i", mode="before")
+    @classmethod
+    def _id_as_text(cls, value: object) -> object:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return value
+
+    @field_validator("i")
+    @classmethod
+    def _id_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("element id must not be empty")
+        return value
+
+
+class Viewport(ApiModel):
+    width: int = Field(ge=0)
+    height: int = Field(ge=0)
+
+
+class ClientObservationsIn(ApiModel):
+    did_network_occur: bool | None = None
+    did_dom_mutate: bool | None = None
+    did_url_change: bool | None = None
+
+
+class ChainPartialState(ApiModel):
+    executed_actions: list[str] = Field(default_factory=list)
+    dom_after_last_success: str | None = None
+    total_actions_in_chain: int = Field(ge=1)
+
+
+class InteractRequest(ApiModel):
+    url: str = Field(min_length=1, max_length=8192, description="Current tab URL")
+    query: str | None = Field(default=None, description="The user's goal; required for a new task")
+    dom: str | None = Field(default=None, description="HTML snapshot (legacy, or when the server asked for it)")
+    dom_mode: DomMode | None = None
+    interactive_tree: list[SemanticNodeV3] | None = None
+    viewport: Viewport | None = None
+    page_title: str | None = Field(default=None, max_length=2000)
+    scroll_position: str | None = None
+    scrollable_containers: list[dict[str, Any]] | None = None
+    recent_events: list[str] | None = None
+    has_errors: bool | None = None
+    has_success: bool | None = None
+    verification_passed: bool | None = Field(
+        default=None, validation_alias=AliasChoices("verification_passed", "verificationPassed")
+    )
+    errors_detected: list[str] | None = Field(
+        default=None, validation_alias=AliasChoices("errors_detected", "errorsDetected")
+    )
+    success_messages: list[str] | None = Field(
+        default=None, validation_alias=AliasChoices("success_messages", "successMessages")
+    )
+    skeleton_dom: str | None = None
+    screenshot: str | None = None
+    screenshot_hash: str | None = None
+
+    task_id: str | None = Field(default=None, max_length=64)
+    session_id: str | None = Field(default=None, max_length=64)
+    previous_url: str | None = Field(default=None, max_length=8192)
+    last_action_status: Literal["success", "failure", "pending"] | None = None
+    last_action_error: str | dict[str, Any] | None = None
+    last_executed_action_index: int | None = Field(default=None, ge=0)
+    chain_partial_state: ChainPartialState | None = None
+    client_observations: ClientObservationsIn | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _url_scheme(cls, value: str) -> str:
+        lowered = value.lower()
+        if not lowered.startswith(("http://", "https://", "file://", "about:", "chrome-extension://")):
+            raise ValueError("url must be an http(s) URL of the page")
+        return value
+
+    @model_validator(mode="after")
+    def _has_page(self) -> InteractRequest:
+        if self.dom is None and self.interactive_tree is None:
+            raise ValueError("send the page: `interactiveTree` (V3) or `dom`")
+        if self.task_id is None and (self.query is None or not self.query.strip()):
+            raise ValueError("`query` (the goal) is required when starting a task (no taskId)")
+        return self
+
+    def last_action_error_text(self) -> str | None:
+        err = self.last_action_error
+        if err is None or isinstance(err, str):
+            return err
+        return str(err.get("message") or err)
+
+
+class ChainActionOut(ApiModel):
+    action: str
+    description: str
+    index: int
+    can_fail: bool = False
+
+
+class ChainMetadataOut(ApiModel):
+    total_actions: int
+    estimated_duration: float | None = None
+    safe_to_chain: bool
+
+
+class VerificationOut(ApiModel):
+    """The verdict on the previous action."""
+
+    success: bool
+    confidence: float
+    goal_achieved: bool | None
+    action_succeeded: bool
+    task_completed: bool
+    reason: str
+    observations: list[str]
+    tier: int = Field(description="1 = deterministic (no model), 2 = short verdict, 3 = full verdict")
+    tokens_saved: int
+    decided_by: str
+    error_category: str | None = None
+
+
+class PlanStepOut(ApiModel):
+    index: int
+    description: str
+    status: str
+
+
+class PlanOut(ApiModel):
+    steps: list[PlanStepOut]
+    current_step_index: int
+
+
+class UsageOut(ApiModel):
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+
+
+class MetricsOut(ApiModel):
+    server_ms: float
+    model_ms: float = 0.0
+    steps: int
+
+
+class InteractResponse(ApiModel):
+    thought: str
+    action: str
+    actions: list[ChainActionOut] | None = None
+    chain_metadata: ChainMetadataOut | None = None
+    task_id: str | None = Field(description="Send it back with the next request (null when no task was created)")
+    session_id: str
+    status: TaskStatusOut
+    step_index: int
+    decided_by: Literal["policy", "model"]
+    plan: PlanOut | None = None
+    verification: VerificationOut | None = None
+    expected_outcome: dict[str, Any] | None = None
+    usage: UsageOut = Field(default_factory=UsageOut)
+    metrics: MetricsOut
+    needs_user_input: dict[str, Any] | None = None
+    needs_full_dom: bool = False
+    has_org_knowledge: bool = False

@@ -1,0 +1,100 @@
+"""Bodies of the session, task and recovery endpoints."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field
+
+from app.schemas.common import ApiModel
+
+
+class ActiveTaskOut(ApiModel):
+    task_id: str
+    query: str
+    status: str
+    current_step_index: int
+    url: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class StepOut(ApiModel):
+    step_index: int
+    thought: str
+    action: str
+    decided_by: str
+    expected_outcome: dict[str, Any] | None = None
+    verification: dict[str, Any] | None = Field(default=None, description="Verdict on this action, once verified")
+    created_at: datetime
+
+
+class CorrectionOut(ApiModel):
+    step_index: int
+    attempt: int
+    strategy: str
+    reason: str
+    original_action: str
+    corrected_action: str | None
+    created_at: datetime
+
+
+class TaskDetailOut(ApiModel):
+    task_id: str
+    session_id: str
+    query: str
+    url: str
+    status: str
+    complexity: str | None
+    step_index: int
+    plan: dict[str, Any] | None
+    failure_code: str | None
+    failure_reason: str | None
+    created_at: datetime
+    updated_at: datetime
+    steps: list[StepOut]
+    corrections: list[CorrectionOut]
+
+
+class SessionCreateIn(ApiModel):
+    url: str | None = Field(default=None, max_length=8192)
+    title: str | None = Field(default=None, max_length=500)
+
+
+class SessionOut(ApiModel):
+    session_id: str
+    status: str
+    url: str | None
+    title: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class MessageOut(ApiModel):
+    id: str
+    role: str
+    content: str
+    task_id: str | None
+    action: str | None
+    action_status: str | None
+    action_error: str | None
+    created_at: datetime
+
+
+class MessagesOut(ApiModel):
+    session_id: str
+    messages: list[MessageOut]
+
+
+class TaskSummaryOut(ApiModel):
+    task_id: str
+    query: str
+    status: str
+    step_index: int
+    updated_at: datetime
+
+
+class SessionTasksOut(ApiModel):
+    session_id: str
+    tasks: list[TaskSummaryOut]

@@ -1,0 +1,100 @@
+"""All configuration, from environment variables, in one place.
+
+With nothing set, Stepwise runs on SQLite under ./data and on its deterministic path (no
+model key). Each integration switches on when its settings are present.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "xxx", "your-key-here", "todo"}
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="STEPWISE_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    env: Literal["dev", "test", "prod"] = Field(default="dev", description="Deployment environment")
+    release: str = Field(default="stepwise@0.1.0", description="Release name reported to Sentry")
+
+    # --- storage ---------------------------------------------------------------------
+    database_url: str = Field(
+        default="sqlite:///./data/stepwise.db",
+        description="SQLite database URL (the embedded default)",
+    )
+    mongodb_uri: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("MONGODB_URI", "STEPWISE_MONGODB_URI"),
+        description="When set, MongoDB is used instead of SQLite",
+    )
+    mongodb_db: str = Field(default="stepwise", description="MongoDB database name")
+
+    # --- providers (each optional) ---------------------------------------------------
+    gemini_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("GEMINI_API_KEY", "STEPWISE_GEMINI_API_KEY")
+    )
+    gemini_model: str = Field(default="gemini-2.5-flash")
+    gemini_base_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("GEMINI_BASE_URL", "STEPWISE_GEMINI_BASE_URL"),
+        description="Override the Gemini API endpoint (tests point it at a local fake)",
+    )
+    tavily_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("TAVILY_API_KEY", "STEPWISE_TAVILY_API_KEY")
+    )
+    langfuse_public_key: str | None = Field(
+        default=None, validation_alias=AliasChoices("LANGFUSE_PUBLIC_KEY")
+    )
+    langfuse_secret_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("LANGFUSE_SECRET_KEY")
+    )
+    langfuse_host: str | None = Field(
+        default=None, validation_alias=AliasChoices("LANGFUSE_HOST", "LANGFUSE_BASE_URL")
+    )
+    sentry_dsn: SecretStr | None = Field(default=None, validation_alias=AliasChoices("SENTRY_DSN"))
+
+    # --- limits ----------------------------------------------------------------------
+    rate_limit_per_minute: int = Field(default=10, ge=1, description="Interact requests per user per minute")
+    max_body_bytes: int = Field(default=4_000_000, ge=1024, description="Largest request body accepted")
+    max_dom_chars: int = Field(default=2_000_000, ge=1000, description="Largest `dom` string accepted")
+    max_tree_nodes: int = Field(default=3_000, ge=1, description="Most `interactiveTree` nodes accepted")
+    max_query_chars: int = Field(default=2_000, ge=1, description="Longest `query` accepted")
+    max_steps: int = Field(default=50, ge=1, description="Steps per task before MAX_STEPS_EXCEEDED")
+    task_idle_minutes: int = Field(default=30, ge=1, description="Active tasks idle longer become interrupted")
+
+    # --- logging ---------------------------------------------------------------------
+    log_level: str = Field(default="INFO")
+    log_format: Literal["console", "json"] = Field(default="console")
+
+    @property
+    def model_enabled(self) -> bool:
+        return self.gemini_api_key is not None and bool(self.gemini_api_key.get_secret_value())
+
+    @property
+    def langfuse_enabled(self) -> bool:
+        return bool(self.langfuse_public_key and self.langfuse_secret_key)
+
+    @model_validator(mode="after")
+    def _reject_placeholder_secrets(self) -> Settings:
+        if self.env == "dev":
+            return self
+        for name in ("gemini_api_key", "tavily_api_key", "langfuse_secret_key", "sentry_dsn"):
+            value = getattr(self, name)
+            if value is not None and value.get_secret_value().strip().lower() in _PLACEHOLDER_SECRETS:
+                raise ValueError(f"{name} is a placeholder value; set a real secret or unset it")
+        return self
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

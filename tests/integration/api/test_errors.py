@@ -1,0 +1,145 @@
+"""Bad input gets a clear, typed error in one shape and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from tests.integration.api.conftest import Api
+from tests.support.pages import save_form, v3_tree
+
+URL = "https://clinic.example/"
+
+
+def assert_error_shape(body: dict, code: str) -> dict:  # type: ignore[type-arg]
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "details"}
+    assert body["error"]["code"] == code
+    assert body["error"]["message"]
+    return body["error"]
+
+
+async def test_missing_key_is_401(api: Api) -> None:
+    response = await api.client.post("/api/agent/interact", json={"url": URL, "query": "click Save", "dom": save_form()})
+    assert response.status_code == 401
+    assert_error_shape(response.json(), "UNAUTHORIZED")
+
+
+async def test_invalid_key_is_401(api: Api) -> None:
+    response = await api.interact({"url": URL, "query": "click Save", "dom": save_form()}, key="sw_not-a-real-key")
+    assert response.status_code == 401
+    assert_error_shape(response.json(), "UNAUTHORIZED")
+
+
+async def test_revoked_key_is_401(api: Api) -> None:
+    keys = await api.store.api_keys.list("tenant-a")
+    await api.store.api_keys.revoke("tenant-a", keys[0].id, keys[0].created_at)
+    response = await api.interact({"url": URL, "query": "click Save", "dom": save_form()})
+    assert response.status_code == 401
+
+
+async def test_malformed_json_is_400(api: Api) -> None:
+    response = await api.client.post(
+        "/api/agent/interact",
+        content=b'{"url": "https://x", "query": ',
+        headers={**api.headers(), "content-type": "application/json"},
+    )
+    assert response.status_code == 400
+    assert_error_shape(response.json(), "INVALID_JSON")
+
+
+async def test_invalid_field_is_422_with_its_path(api: Api) -> None:
+    tree = v3_tree()
+    tree[2] = {"r": "inp", "n": "Name"}  # no id
+    response = await api.interact({"url": URL, "query": "click Save", "interactiveTree": tree})
+    assert response.status_code == 422
+    error = assert_error_shape(response.json(), "VALIDATION_FAILED")
+    assert error["details"]["errors"][0]["field"] == "interactiveTree[2].i"
+
+
+async def test_new_task_without_goal_is_422(api: Api) -> None:
+    response = await api.interact({"url": URL, "dom": save_form()})
+    assert response.status_code == 422
+    assert "query" in response.json()["error"]["message"]
+
+
+async def test_request_without_any_page_is_422(api: Api) -> None:
+    response = await api.interact({"url": URL, "query": "click Save"})
+    assert response.status_code == 422
+    assert "interactiveTree" in response.json()["error"]["message"]
+
+
+async def test_non_http_url_is_422(api: Api) -> None:
+    response = await api.interact({"url": "javascript:alert(1)", "query": "click Save", "dom": save_form()})
+    assert response.status_code == 422
+    assert response.json()["error"]["details"]["errors"][0]["field"] == "url"
+
+
+async def test_dom_over_the_limit_is_413_naming_the_limit(make_api) -> None:  # type: ignore[no-untyped-def]
+    api = await make_api(max_dom_chars=5_000)
+    response = await api.interact({"url": URL, "query": "click Save", "dom": save_form() + " " * 6_000})
+    assert response.status_code == 413
+    error = assert_error_shape(response.json(), "LIMIT_EXCEEDED")
+    assert error["details"]["limit"] == "max_dom_chars"
+    assert error["details"]["value"] == 5_000
+    assert await api.store.sessions.list("tenant-a", "alice") == []
+
+
+async def test_tree_over_the_limit_is_413(make_api) -> None:  # type: ignore[no-untyped-def]
+    api = await make_api(max_tree_nodes=3)
+    response = await api.interact({"url": URL, "query": "click Save", "interactiveTree": v3_tree()})
+    assert response.status_code == 413
+    assert response.json()["error"]["details"]["limit"] == "max_tree_nodes"
+
+
+async def test_query_over_the_limit_is_422(make_api) -> None:  # type: ignore[no-untyped-def]
+    api = await make_api(max_query_chars=20)
+    response = await api.interact({"url": URL, "query": "click the Save button right now please", "dom": save_form()})
+    assert response.status_code == 422
+    assert response.json()["error"]["details"]["limit"] == "max_query_chars"
+
+
+async def test_streamed_body_over_the_limit_is_413_whatever_content_length_says(make_api) -> None:  # type: ignore[no-untyped-def]
+    api = await make_api(max_body_bytes=10_000)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'{"url": "https://x.example", "query": "click Save", "dom": "'
+        for _ in range(50):
+            yield b"x" * 1_000
+        yield b'"}'
+
+    response = await api.client.post(
+        "/api/agent/interact",
+        content=chunks(),
+        headers={**api.headers(), "content-type": "application/json"},
+    )
+    assert response.status_code == 413
+    error = assert_error_shape(response.json(), "PAYLOAD_TOO_LARGE")
+    assert error["details"] == {"limit": "max_body_bytes", "value": 10_000}
+
+
+async def test_unknown_route_uses_the_error_shape(api: Api) -> None:
+    response = await api.client.get("/api/nothing-here", headers=api.headers())
+    assert response.status_code == 404
+    assert_error_shape(response.json(), "NOT_FOUND")
+
+
+async def test_malformed_v3_state_is_422(api: Api) -> None:
+    tree = v3_tree(extra=[{"i": "9", "r": "btn", "n": "Odd", "xy": [1, 2, 3]}])
+    response = await api.interact({"url": URL, "query": "click Save", "interactiveTree": tree})
+    assert response.status_code == 422
+    assert response.json()["error"]["details"]["errors"][0]["field"].startswith("interactiveTree[5].xy")
+
+
+async def test_health_and_readiness(api: Api) -> None:
+    assert (await api.client.get("/healthz")).json() == {"status": "ok"}
+    ready = await api.client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json() == {"status": "ready", "database": "sqlite"}
+
+
+async def test_openapi_documents_the_error_shape(api: Api) -> None:
+    spec = (await api.client.get("/openapi.json")).json()
+    responses = spec["paths"]["/api/agent/interact"]["post"]["responses"]
+    for status in ("401", "404", "409", "413", "422", "429"):
+        assert status in responses
+    assert "ErrorResponse" in spec["components"]["schemas"]
