@@ -3,10 +3,14 @@ and correction limits are decided from these, not from memory of a process."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from verification import PageState
 
 FINGERPRINT_WINDOW = 12
 
@@ -23,6 +27,8 @@ class TaskProgress(BaseModel):
         default=0, ge=0, description="Model verdicts of task_completed that the page did not back up"
     )
     fingerprints: list[str] = Field(default_factory=list, description="action@page-hash of recent actions")
+    loop_corrections: int = Field(default=0, ge=0, description="Corrections triggered by the repeated-action detector")
+    evidence_waits: int = Field(default=0, ge=0, description="Waits issued for completion evidence after the last step")
     verified_steps: int = 0
     failed_steps: int = 0
 
@@ -38,5 +44,11 @@ class TaskProgress(BaseModel):
         return self.model_copy(update={"fingerprints": prints})
 
 
-def fingerprint(action: str, dom_hash: str) -> str:
-    return f"{action}@{dom_hash[:16]}"
+def page_fingerprint(page: PageState) -> str:
+    """What the user can see and do on the page (its semantic skeleton), not its bytes: a
+    ticking clock or a rotating ad does not make a page "different"."""
+    return hashlib.sha1(json.dumps(page.skeleton, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def fingerprint(action: str, page: PageState) -> str:
+    return f"{action}@{page_fingerprint(page)}"

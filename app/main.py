@@ -11,6 +11,7 @@ from fastapi import FastAPI
 
 from agent import AgentConfig, AgentDeps
 from agent.llm import gateway_from_settings
+from agent.search import search_client_from_settings
 from app.errors import install_error_handlers
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.routes import health, interact, sessions, tasks
@@ -42,15 +43,21 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             settings.gemini_base_url,
             usage_sink=None,
         )
+        search = search_client_from_settings(
+            settings.tavily_api_key.get_secret_value() if settings.tavily_api_key else None,
+            settings.tavily_base_url,
+        )
         app.state.agent_deps = AgentDeps(
             store=app_store,
             config=AgentConfig(max_steps=settings.max_steps, task_idle_minutes=settings.task_idle_minutes),
             gateway=gateway,
+            search=search,
         )
         log.info(
             "app.started",
             database=app_store.backend,
-            model="gemini" if settings.model_enabled else "deterministic",
+            model="gemini" if gateway is not None else "deterministic",
+            web_search=search is not None,
             env=settings.env,
         )
         try:
@@ -58,6 +65,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         finally:
             if gateway is not None:
                 await gateway.aclose()
+            if search is not None:
+                await search.aclose()
             if store is None:
                 await app_store.close()
             log.info("app.stopped")

@@ -119,5 +119,8 @@ class RequestMetricsMiddleware:
             await self.app(scope, receive, send_with_status)
         finally:
             self.metrics.observe_request(
-                scope.get("method", ""), route_template(scope), status, time.perf_counter() - started
+                scope.get("method", ""),
+                route_template(scope),
+                status,
+                time.perf_counter() - started,
             )

@@ -52,6 +52,11 @@ class Settings(BaseSettings):
     tavily_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("TAVILY_API_KEY", "STEPWISE_TAVILY_API_KEY")
     )
+    tavily_base_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("TAVILY_BASE_URL", "STEPWISE_TAVILY_BASE_URL"),
+        description="Override the Tavily API endpoint (tests point it at a local fake)",
+    )
     langfuse_public_key: str | None = Field(
         default=None, validation_alias=AliasChoices("LANGFUSE_PUBLIC_KEY")
     )

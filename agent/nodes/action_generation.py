@@ -17,6 +17,8 @@ from verification import Action, ActionSyntaxError, PageState, parse_action
 
 log = structlog.get_logger(__name__)
 
+EVIDENCE_WAITS = 2
+
 # Steps whose action only moves towards the step (opening a menu, revealing a target).
 _PARTIAL_KINDS = frozenset({"open", "find"})
 
@@ -35,8 +37,17 @@ async def action_generation(state: InteractState, runtime: Runtime[GraphContext]
         evidence = completion_evidence(plan, page, last_step_verified=state.get("step_succeeded", True))
         if evidence.found:
             return {"plan": plan, "candidate": Candidate(Action(name="finish"), f"Task complete: {evidence.detail}.", "policy", 0.9)}
+        progress = state["progress"]
+        if runtime.context.deps.gateway is None and progress.evidence_waits < EVIDENCE_WAITS:
+            # Every step is done but the page does not show the result yet (a toast may be late).
+            return {
+                "plan": plan,
+                "progress": progress.model_copy(update={"evidence_waits": progress.evidence_waits + 1}),
+                "candidate": Candidate(Action(name="wait", seconds=1), "Every step is done; waiting for the page to confirm.", "policy", 0.8, completes_step=False),
+                "fallback": None,
+            }
         if runtime.context.deps.gateway is None:
-            return {"plan": plan, "candidate": None, "rejections": [f"plan finished but {evidence.detail}"]}
+            return {"plan": plan, "candidate": None, "rejections": [f"every step is done but {evidence.detail}"]}
 
     model_candidate = None
     if runtime.context.deps.gateway is not None:

@@ -42,10 +42,12 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
         status = "completed" if candidate.action.name == "finish" else "failed"
         return {"outcome": StepOutcome(candidate.thought, text, candidate.decided_by, status=status, failure_code="MODEL_GAVE_UP" if status == "failed" else None, failure_reason=candidate.action.value)}
 
-    repeats = state["progress"].fingerprint_count(fingerprint(text, page.dom_hash))
+    progress = state["progress"]
+    repeats = progress.fingerprint_count(fingerprint(text, page))
     limit = deps.config.loop_repeats
     if repeats >= limit - 1:
-        if repeats >= limit or state.get("correction_attempted") or state.get("verification") is None:
+        corrected_before = progress.loop_corrections > 0 or state.get("correction_attempted")
+        if repeats >= limit or corrected_before or state.get("verification") is None:
             log.warning("action_validation.loop_detected", action=text, repeats=repeats)
             return {"outcome": _fail("LOOP_DETECTED", f"The same action {text} was chosen {repeats + 1} times on an unchanged page")}
         log.info("action_validation.loop_suspected", action=text, repeats=repeats)

@@ -51,15 +51,19 @@ async def correction(state: InteractState, runtime: Runtime[GraphContext]) -> di
     original = failed_action if isinstance(failed_action, str) else str(failed_action)
     record = to_record(decision, tenant_id=task.tenant_id, task_id=task.id, step_index=task.step_index, original_action=last.action if last else original)
     log.info("graph.correction", strategy=decision.strategy, attempt=decision.attempt, failure_code=decision.failure_code, looping=looping)
+    counters = {"retries_on_step": progress.retries_on_step + 1}
+    if looping:
+        counters["loop_corrections"] = progress.loop_corrections + 1
     update: dict[str, Any] = {
         "corrections": [*state.get("corrections", []), record],
-        "progress": progress.model_copy(update={"retries_on_step": progress.retries_on_step + 1}),
+        "progress": progress.model_copy(update=counters),
         "correction_attempted": True,
         "loop_suspected": False,
         "pending_retry": decision.retry_action,
     }
     if decision.strategy == "FAIL" or decision.action is None:
-        update["outcome"] = _fail(decision.failure_code or "NO_RECOVERY", decision.reason, action=decision.action)
+        code = "LOOP_DETECTED" if looping else decision.failure_code or "NO_RECOVERY"
+        update["outcome"] = _fail(code, decision.reason, action=decision.action)
         update["candidate"] = None
         return update
     try:

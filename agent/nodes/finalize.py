@@ -22,7 +22,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     task, outcome, page = state["task"], state["outcome"], state["page"]
     is_new = state["is_new_task"]
     step_index = task.step_index
-    progress = state["progress"].with_fingerprint(fingerprint(outcome.action, page.dom_hash))
+    progress = state["progress"].with_fingerprint(fingerprint(outcome.action, page))
     plan = state.get("plan")
 
     action = TaskAction(

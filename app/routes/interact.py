@@ -95,5 +95,6 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         plan=plan,
         verification=verification,
         expected_outcome=outcome.expected_outcome,
+        needs_user_input=outcome.needs_user_input,
         metrics=MetricsOut(server_ms=round(outcome.server_ms, 2), model_ms=round(outcome.model_ms, 2), steps=outcome.step_index + 1),
     )

@@ -17,7 +17,9 @@ router = APIRouter(tags=["observability"])
     "/metrics",
     summary="Prometheus metrics (text exposition format); scrape from a private network only",
     response_class=Response,
-    responses={200: {"content": {"text/plain": {}}, "description": "Metrics in Prometheus text format"}},
+    responses={
+        200: {"content": {"text/plain": {}}, "description": "Metrics in Prometheus text format"}
+    },
 )
 async def metrics(request: Request) -> Response:
     registry: Metrics = request.app.state.metrics

@@ -23,12 +23,14 @@ class UsageTotalsOut(ApiModel):
     input_tokens: int
     output_tokens: int
     total_tokens: int
-    cost_usd: float | None = Field(description="USD; null when any call used a model with no known price")
+    cost_usd: float | None = Field(
+        description="USD; null when any call used a model with no known price"
+    )
 
 
 class UsageGroupOut(UsageTotalsOut):
     key: str = Field(
-        description="UTC day (YYYY-MM-DD), model, action type (PLANNING, …) or task id (\"\" = outside a task)"
+        description='UTC day (YYYY-MM-DD), model, action type (PLANNING, …) or task id ("" = outside a task)'
     )
 
 
@@ -50,29 +52,43 @@ def _totals(group: UsageGroup) -> dict[str, int | float | None]:
     }
 
 
-@router.get("", response_model=UsageReportOut, summary="Model usage and cost of your tenant, grouped")
+@router.get(
+    "", response_model=UsageReportOut, summary="Model usage and cost of your tenant, grouped"
+)
 async def get_usage(
     ctx: Context,
     store: StoreDep,
     deps: Deps,
     from_: Annotated[
         str | None,
-        Query(alias="from", description="ISO date (from its midnight UTC) or datetime; default: 30 days before `to`"),
+        Query(
+            alias="from",
+            description="ISO date (from its midnight UTC) or datetime; default: 30 days before `to`",
+        ),
     ] = None,
     to: Annotated[
-        str | None, Query(description="ISO date (that whole day included) or datetime (exclusive); default: now")
+        str | None,
+        Query(
+            description="ISO date (that whole day included) or datetime (exclusive); default: now"
+        ),
     ] = None,
     group_by: Annotated[UsageGroupBy, Query(alias="groupBy")] = "day",
 ) -> UsageReportOut:
     try:
-        start, end = resolve_range(parse_bound(from_, field="from"), parse_bound(to, field="to"), now=deps.now())
+        start, end = resolve_range(
+            parse_bound(from_, field="from"), parse_bound(to, field="to"), now=deps.now()
+        )
     except InvalidUsageQuery as exc:
         raise StepwiseError(
             exc.message,
             code="VALIDATION_FAILED",
             status_code=422,
             # the same field paths as FastAPI's own validation errors (``query.groupBy``)
-            details={"errors": [{"field": f"query.{exc.field}", "message": exc.message, "type": "value_error"}]},
+            details={
+                "errors": [
+                    {"field": f"query.{exc.field}", "message": exc.message, "type": "value_error"}
+                ]
+            },
         ) from exc
     report = await usage_report(store, ctx.tenant_id, start, end, group_by)
     return UsageReportOut.model_validate(
