@@ -12,7 +12,7 @@ from agent.graph import interact_graph
 from agent.inputs import InteractInput, InteractOutcome
 from agent.state import GraphContext, InteractState
 from observability import bind_ids
-from planning.plan import Plan
+from planning import Plan
 from agent.progress import TaskProgress
 from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
 from verification import PageInputError, PageState

@@ -14,7 +14,7 @@ from agent.context import AgentDeps, RequestContext
 from agent.inputs import InteractInput
 from agent.policy import ParsedGoal
 from agent.progress import TaskProgress
-from planning.plan import Plan
+from planning import Plan
 from storage import CorrectionRecord, Message, Session, Task, TaskAction
 from verification import Action, ExpectedOutcome, PageState, VerificationResult
 

@@ -64,8 +64,10 @@ from planning.similarity import (
     url_key,
 )
 from planning.summary import KEEP_LAST, HistoryWindow, summarise_history
+from planning.text import fold
 
 __all__ = [
+    "fold",
     "KEEP_LAST",
     "MAX_PLAN_RETRIES",
     "MAX_PLAN_STEPS",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from functools import lru_cache
 from difflib import SequenceMatcher
 from typing import Final
 
@@ -29,8 +30,11 @@ FILLER_WORDS: Final[frozenset[str]] = frozenset(
 FUZZY_MATCH: Final = 0.85
 
 
+@lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """Lower-case, accent-free, whitespace-collapsed."""
+    if text.isascii():
+        return " ".join(text.lower().split())
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(stripped.lower().split())
@@ -63,6 +67,15 @@ def _element_texts(element: PageElement) -> list[str]:
     return [t for t in texts if t]
 
 
+def _nearly_same(a: str, b: str) -> bool:
+    """``SequenceMatcher.ratio() >= FUZZY_MATCH``, skipping difflib when lengths alone or
+    the quick upper bound already rule it out (most element pairs)."""
+    if not a or not b or 2 * min(len(a), len(b)) / (len(a) + len(b)) < FUZZY_MATCH:
+        return False
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    return matcher.quick_ratio() >= FUZZY_MATCH and matcher.ratio() >= FUZZY_MATCH
+
+
 def label_matches(target: str, element: PageElement) -> bool:
     """Does a step target written in words ("Name field", "New patient") name ``element``?
 
@@ -79,7 +92,7 @@ def label_matches(target: str, element: PageElement) -> bool:
         name_words = label_words(text)
         if name_words and len(" ".join(name_words)) >= 3 and contains_phrase(" ".join(wanted), " ".join(name_words)):
             return True
-        if SequenceMatcher(None, " ".join(wanted), fold(text)).ratio() >= FUZZY_MATCH:
+        if _nearly_same(" ".join(wanted), fold(text)):
             return True
     return False
 

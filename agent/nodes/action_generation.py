@@ -12,7 +12,7 @@ from agent.policy import completion_evidence, refine_step
 from agent.search import allowed_domains_for
 from agent.state import Candidate, GraphContext, InteractState
 from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
-from planning.plan import Plan, PlanStep
+from planning import Plan, PlanStep
 from verification import Action, ActionSyntaxError, PageState, parse_action
 
 log = structlog.get_logger(__name__)

@@ -20,7 +20,7 @@ from planning import (
     plan_from_draft,
     planning_blocks,
 )
-from planning.plan import Plan
+from planning import Plan
 
 log = structlog.get_logger(__name__)
 

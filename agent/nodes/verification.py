@@ -10,7 +10,7 @@ from agent.calls import call_context
 from agent.policy import completion_evidence
 from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
-from planning.plan import Plan
+from planning import Plan
 from verification import BeforeState, ExpectedOutcome, verify_action_with_observations
 
 log = structlog.get_logger(__name__)

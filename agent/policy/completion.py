@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.policy.text import fold
-from planning.plan import CompletionCriterion, Plan
+from planning import CompletionCriterion, Plan
 from verification import PageState
 
 _SUCCESS_WORDS = ("saved", "created", "added", "success", "successfully", "updated", "submitted", "done", "thank you", "welcome")

@@ -13,7 +13,7 @@ import re
 
 from agent.policy.goal import ParsedGoal, parse_goal
 from agent.policy.text import fold
-from planning.plan import CompletionCriterion, Plan, PlanStep
+from planning import CompletionCriterion, Plan, PlanStep
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])")
 _VERBS = (

@@ -13,7 +13,7 @@ from agent.policy.decompose import ALL_FIELDS
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.text import fold, similarity
-from planning.plan import Plan, PlanStep
+from planning import Plan, PlanStep
 from verification import Action, PageElement, PageState
 
 TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox"})
@@ -171,12 +171,13 @@ def _open(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
     if following is not None and following.kind == "fill" and _unique(_find(page, following.target, TEXT_ROLES)) is not None:
         return StepDecision(None, "The form is open.", satisfied=True)
     entity = fold(step.target or "")
+    openers = [f"{p} {entity}" for p in _OPEN_PREFIXES]
     candidates: list[tuple[float, PageElement]] = []
     for element in page.elements:
-        if not element.actionable or element.role in _TYPABLE:
+        if not element.actionable or element.role in _TYPABLE or not element.name:
             continue
         name = fold(element.name)
-        opener = max((similarity(f"{p} {entity}", name) for p in _OPEN_PREFIXES), default=0.0)
+        opener = max(similarity(o, name) for o in openers)
         section = similarity(entity + "s", name) * 0.8 if entity else 0.0
         score = max(opener, section, similarity(entity, name) * 0.75)
         if score >= 0.6:

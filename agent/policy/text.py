@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from difflib import SequenceMatcher
+from functools import lru_cache
+
+from planning import fold
 
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+FUZZY_WEIGHT = 0.85
+FUZZY_FLOOR = 0.5  # below this a score never matters (match threshold is 0.6)
 
 
-def fold(text: str) -> str:
-    """Lower-case, accent-free, whitespace-collapsed."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(stripped.lower().split())
+@lru_cache(maxsize=8192)
+def _tokens(folded: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(folded))
 
 
 def words(text: str) -> list[str]:
@@ -21,13 +23,14 @@ def words(text: str) -> list[str]:
 
 
 def similarity(a: str, b: str) -> float:
-    """0..1 closeness of two short labels: exact, containment, token overlap, then fuzzy."""
+    """0..1 closeness of two short labels: exact, containment, token overlap, then fuzzy
+    (typos). The fuzzy ratio is computed only when it could change the answer."""
     fa, fb = fold(a), fold(b)
     if not fa or not fb:
         return 0.0
     if fa == fb:
         return 1.0
-    ta, tb = set(words(fa)), set(words(fb))
+    ta, tb = _tokens(fa), _tokens(fb)
     if ta and ta == tb:
         return 0.97
     overlap = len(ta & tb) / len(ta | tb) if ta and tb else 0.0
@@ -36,5 +39,11 @@ def similarity(a: str, b: str) -> float:
         contained = 0.75 + 0.2 * (len(ta) / len(tb))
     elif tb and tb <= ta:
         contained = 0.6 + 0.2 * (len(tb) / len(ta))
-    fuzzy = SequenceMatcher(None, fa, fb).ratio() * 0.85
-    return max(overlap * 0.9, contained, fuzzy)
+    best = max(overlap * 0.9, contained)
+    # Upper bound of the fuzzy score from lengths alone: skip difflib when it cannot win.
+    if FUZZY_WEIGHT * 2 * min(len(fa), len(fb)) / (len(fa) + len(fb)) <= max(best, FUZZY_FLOOR):
+        return best
+    matcher = SequenceMatcher(None, fa, fb, autojunk=False)
+    if matcher.quick_ratio() * FUZZY_WEIGHT <= max(best, FUZZY_FLOOR):
+        return best
+    return max(best, matcher.ratio() * FUZZY_WEIGHT)
