@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.integration.api.conftest import Api, ApiFactory
 from tests.support.clinic import FORM_URL, LIST_URL, MENU_URL, form_page, list_page, menu_page
 from tests.support.scenario_model import ScenarioModel, SeenPrompt
@@ -257,3 +259,22 @@ async def test_off_site_navigation_from_the_model_is_never_sent(make_api: ApiFac
     first = (await api.interact({"url": MENU_URL, "query": GOAL, "dom": menu_page()})).json()
     assert "evil.example" not in first["action"]
     assert first["action"] == 'click("10")'  # the policy's choice
+
+
+async def test_request_killed_mid_graph_leaves_the_task_as_it_was(make_api: ApiFactory, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    api = await make_api(rate_limit_per_minute=1000)
+    first = (await api.interact({"url": MENU_URL, "query": GOAL, "dom": menu_page()})).json()
+    before = await api.store.tasks.get("tenant-a", first["taskId"])
+
+    import agent.outcome.predict as predict
+
+    async def crash(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("worker killed")
+
+    monkeypatch.setattr(predict, "predict_outcome", crash)
+    monkeypatch.setattr("agent.nodes.outcome_prediction.run_outcome_prediction", crash)
+    with pytest.raises(RuntimeError, match="worker killed"):  # the in-process transport re-raises it
+        await api.interact({"url": FORM_URL, "dom": form_page(), "taskId": first["taskId"], "sessionId": first["sessionId"]})
+    after = await api.store.tasks.get("tenant-a", first["taskId"])
+    assert after == before
+    assert len(await api.store.actions.list("tenant-a", first["taskId"])) == 1
