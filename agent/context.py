@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from agent.llm import LLMGateway
+from observability import NoopTracer, Tracer
 from storage import Store, utcnow
 
 
@@ -39,6 +40,7 @@ class AgentDeps:
     config: AgentConfig = field(default_factory=AgentConfig)
     gateway: LLMGateway | None = None
     search: Any | None = None  # agent.search client, when TAVILY_API_KEY is set
+    tracer: Tracer = field(default_factory=NoopTracer)
     clock: Callable[[], datetime] = utcnow
 
     def now(self) -> datetime:

@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -45,6 +47,7 @@ from agent.routing import (
     route_start,
 )
 from agent.state import GraphContext, InteractState
+from observability import traced_node
 
 NODES = {
     "complexity_check": complexity_check,
@@ -66,7 +69,7 @@ NODES = {
 }
 
 
-def build_graph(wrap=None) -> StateGraph[InteractState, GraphContext]:  # type: ignore[no-untyped-def]
+def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[InteractState, GraphContext]:
     """``wrap(name, fn)`` may decorate every node (tracing, metrics)."""
     graph = StateGraph(InteractState, context_schema=GraphContext)
     for name, fn in NODES.items():
@@ -99,4 +102,4 @@ def build_graph(wrap=None) -> StateGraph[InteractState, GraphContext]:  # type: 
 
 @lru_cache(maxsize=1)
 def interact_graph() -> CompiledStateGraph[InteractState, GraphContext, InteractState, InteractState]:
-    return build_graph().compile()
+    return build_graph(wrap=traced_node).compile()

@@ -11,7 +11,8 @@ from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskCon
 from agent.graph import interact_graph
 from agent.inputs import InteractInput, InteractOutcome
 from agent.state import GraphContext, InteractState
-from observability import bind_ids
+from cost import UsageService
+from observability import bind_ids, interact_trace_name
 from planning import Plan
 from agent.progress import TaskProgress
 from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
@@ -79,14 +80,20 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
         "corrections": [],
     }
     history = tuple(await store.messages.list(ctx.tenant_id, session.id, limit=20)) if not session_is_new else ()
-    context = GraphContext(request=ctx, deps=deps, session=session, session_is_new=session_is_new, history=history)
-    try:
-        final = await interact_graph().ainvoke(state, context=context)
-    except TaskConflict as exc:
-        raise TaskConflictError(
-            "Another request on this task step was answered first; nothing was changed by this one",
-            details={"taskId": exc.task_id},
-        ) from exc
+    async with deps.tracer.start_trace(
+        interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
+    ) as trace:
+        context = GraphContext(
+            request=ctx, deps=deps, session=session, session_is_new=session_is_new, history=history, trace_id=trace.trace_id
+        )
+        with UsageService.for_request() as usage:
+            try:
+                final = await interact_graph().ainvoke(state, context=context)
+            except TaskConflict as exc:
+                raise TaskConflictError(
+                    "Another request on this task step was answered first; nothing was changed by this one",
+                    details={"taskId": exc.task_id},
+                ) from exc
 
     server_ms = (time.perf_counter() - started) * 1000
     stored: Task | None = final.get("stored_task")
@@ -101,6 +108,7 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
             action="",
             decided_by="policy",
             needs_user_input=final.get("needs_user_input"),
+            usage=usage.as_response(),
             server_ms=server_ms,
         )
     outcome = final["outcome"]
@@ -116,6 +124,7 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
         verification=final.get("verification"),
         expected_outcome=outcome.expected_outcome,
         plan=stored.plan,
+        usage=usage.as_response(),
         server_ms=server_ms,
     )
 

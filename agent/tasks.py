@@ -9,6 +9,7 @@ import structlog
 
 from agent.context import AgentDeps, RequestContext
 from agent.errors import SessionNotFound, TaskNotFound
+from cost import TaskCost, task_cost
 from storage import CorrectionRecord, Message, Session, Task, TaskAction, VerificationRecordRow
 
 log = structlog.get_logger(__name__)
@@ -36,6 +37,7 @@ class TaskDetail:
     actions: list[TaskAction]
     verifications: list[VerificationRecordRow]
     corrections: list[CorrectionRecord]
+    cost: TaskCost
 
 
 async def task_detail(task_id: str, ctx: RequestContext, deps: AgentDeps) -> TaskDetail:
@@ -48,6 +50,7 @@ async def task_detail(task_id: str, ctx: RequestContext, deps: AgentDeps) -> Tas
         actions=await store.actions.list(ctx.tenant_id, task_id),
         verifications=await store.verifications.list(ctx.tenant_id, task_id),
         corrections=await store.corrections.list(ctx.tenant_id, task_id),
+        cost=await task_cost(store, ctx.tenant_id, task_id),
     )
 
 

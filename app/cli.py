@@ -10,6 +10,7 @@ from pathlib import Path
 
 from app.auth import issue_key
 from app.settings import Settings, get_settings
+from cost.cli import add_usage_arguments, usage_command
 from storage import Store, hash_api_key, open_store
 
 DEV_KEY_FILE = Path("data/dev-api-key")
@@ -84,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     create.add_argument("--name", default="")
     keys_sub.add_parser("dev", help="print the development key (created on first use)")
 
+    usage = sub.add_parser("usage", help="model usage and cost of a tenant, from the billing rows")
+    add_usage_arguments(usage)
+
     args = parser.parse_args(argv)
     settings = get_settings()
 
@@ -107,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Development API key (tenant 'dev'): {secret}")
         print(f'Try: curl -H "Authorization: Bearer {secret}" http://127.0.0.1:8000/readyz')
         return 0
+    if args.command == "usage":
+        return usage_command(args, store=_store(settings))
     parser.error("unknown command")
     return 2
 

@@ -11,7 +11,7 @@ from agent import AgentDeps, RequestContext
 from agent.errors import StepwiseError
 from app.auth import resolve_key
 from app.settings import Settings
-from observability import bind_ids
+from observability import bind_identity, bind_ids
 from storage import Store
 
 _bearer = HTTPBearer(auto_error=False, description="API key: `Authorization: Bearer sw_…`")
@@ -52,6 +52,7 @@ async def get_request_context(
     key = await resolve_key(store, credentials.credentials)
     if key is None:
         raise Unauthorized("Invalid or revoked API key")
+    bind_identity(key.tenant_id, key.user_id)
     request_id = request.headers.get("x-request-id", "")
     return RequestContext(tenant_id=key.tenant_id, user_id=key.user_id, request_id=request_id)
 

@@ -14,6 +14,7 @@ from agent.llm import gateway_from_settings
 from agent.search import search_client_from_settings
 from app.errors import install_error_handlers
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
+from app.observability_setup import Observability
 from app.routes import health, interact, sessions, tasks
 from app.settings import Settings, get_settings
 from observability import configure_logging
@@ -30,6 +31,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     """Build the app. ``store`` may be injected (tests); otherwise it comes from settings."""
     settings = settings or get_settings()
     configure_logging(settings.log_level, settings.log_format)
+    obs = Observability(settings)  # metrics registry + Sentry, before FastAPI() (Sentry patches Starlette)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -37,11 +39,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await app_store.init()
         app.state.settings = settings
         app.state.store = app_store
+        usage = await obs.start(app, app_store)  # tracer (LangFuse when keyed) + usage service
         gateway = gateway_from_settings(
             settings.gemini_api_key.get_secret_value() if settings.gemini_api_key else None,
             settings.gemini_model,
             settings.gemini_base_url,
-            usage_sink=None,
+            usage_sink=usage,
         )
         search = search_client_from_settings(
             settings.tavily_api_key.get_secret_value() if settings.tavily_api_key else None,
@@ -52,6 +55,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             config=AgentConfig(max_steps=settings.max_steps, task_idle_minutes=settings.task_idle_minutes),
             gateway=gateway,
             search=search,
+            tracer=obs.tracer,
         )
         log.info(
             "app.started",
@@ -67,6 +71,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 await gateway.aclose()
             if search is not None:
                 await search.aclose()
+            await obs.stop()
             if store is None:
                 await app_store.close()
             log.info("app.stopped")
@@ -85,4 +90,5 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     # Outermost first: request context wraps the body limit so a 413 is logged too.
     app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
+    obs.install(app)  # /api/usage, /metrics, 500 handler, request latency (outermost)
     return app

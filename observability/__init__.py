@@ -1,6 +1,7 @@
 """Logging, tracing, error reporting and metrics. Business logic calls only these."""
 
 from observability.errors import (
+    flush_sentry,
     init_sentry,
     is_expected_error,
     report_exception,
@@ -46,6 +47,7 @@ __all__ = [
     "current_trace",
     "current_trace_id",
     "end_request_context",
+    "flush_sentry",
     "init_sentry",
     "interact_trace_name",
     "is_expected_error",

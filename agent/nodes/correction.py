@@ -10,6 +10,7 @@ from agent.correction import CorrectionLimits, plan_correction, to_record
 from agent.nodes.critic import start_url
 from agent.search import allowed_domains_for
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
+from observability import record_correction
 from verification import Action, ActionSyntaxError, format_action, parse_action
 
 log = structlog.get_logger(__name__)
@@ -50,6 +51,7 @@ async def correction(state: InteractState, runtime: Runtime[GraphContext]) -> di
     )
     original = failed_action if isinstance(failed_action, str) else str(failed_action)
     record = to_record(decision, tenant_id=task.tenant_id, task_id=task.id, step_index=task.step_index, original_action=last.action if last else original)
+    record_correction(strategy=decision.strategy, success=None)
     log.info("graph.correction", strategy=decision.strategy, attempt=decision.attempt, failure_code=decision.failure_code, looping=looping)
     counters = {"retries_on_step": progress.retries_on_step + 1}
     if looping:

@@ -7,6 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.progress import fingerprint
 from agent.state import GraphContext, InteractState, StepOutcome
+from observability import record_task_finished
 from storage import FinalizeBatch, Message, Task, TaskAction, VerificationRecordRow
 from verification import BeforeState
 
@@ -34,7 +35,12 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         decided_by=outcome.decided_by,
         expected_outcome=outcome.expected_outcome,
         before_state=BeforeState.from_page(page).model_dump(mode="json"),
-        metrics={"plan_step": outcome.plan_step, "completes_step": outcome.completes_step, "flags": list(outcome.flags)},
+        metrics={
+            "plan_step": outcome.plan_step,
+            "completes_step": outcome.completes_step,
+            "flags": list(outcome.flags),
+            "correction": corrections[-1].strategy if (corrections := state.get("corrections")) else None,
+        },
         created_at=now,
     )
     task_state = {**task.state, "progress": progress.model_dump(mode="json")}
@@ -71,6 +77,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             corrections=[c.model_copy(update={"step_index": step_index}) for c in state.get("corrections", [])],
         )
     )
+    if stored.status in ("completed", "failed"):
+        record_task_finished(stored.status)
     log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version)
     return {"stored_task": stored}
 

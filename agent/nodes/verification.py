@@ -10,6 +10,7 @@ from agent.calls import call_context
 from agent.policy import completion_evidence
 from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
+from observability import record_correction, record_verification
 from planning import Plan
 from verification import BeforeState, ExpectedOutcome, verify_action_with_observations
 
@@ -46,6 +47,9 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
         context={"session_id": task.session_id, "task_id": task.id},
     )
 
+    record_verification(tier=result.verification_tier, success=result.success, confidence=result.confidence, goal_achieved=result.goal_achieved)
+    if strategy := last.metrics.get("correction"):
+        record_correction(strategy=strategy, success=result.success)
     completed_step = False
     if plan is not None and result.success and step_index is not None and last.metrics.get("completes_step", True):
         completed_step = _complete_step(plan, step_index)

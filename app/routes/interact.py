@@ -9,7 +9,7 @@ from agent import InteractInput, InteractOutcome, PageInput
 from app.deps import Deps, InteractContext, SettingsDep
 from app.errors import ERROR_RESPONSES
 from app.limits import check_interact_limits
-from app.schemas.interact import InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, VerificationOut
+from app.schemas.interact import InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
 router = APIRouter(prefix="/api/agent", tags=["agent"])
@@ -96,5 +96,6 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         verification=verification,
         expected_outcome=outcome.expected_outcome,
         needs_user_input=outcome.needs_user_input,
+        usage=UsageOut.model_validate(outcome.usage) if outcome.usage else UsageOut(),
         metrics=MetricsOut(server_ms=round(outcome.server_ms, 2), model_ms=round(outcome.model_ms, 2), steps=outcome.step_index + 1),
     )

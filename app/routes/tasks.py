@@ -7,7 +7,7 @@ from fastapi import APIRouter
 import agent
 from app.deps import Context, Deps, bind_path_ids
 from app.errors import ERROR_RESPONSES
-from app.schemas.tasks import CorrectionOut, StepOut, TaskDetailOut
+from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut
 
 router = APIRouter(prefix="/api/tasks", tags=["tasks"], responses=ERROR_RESPONSES)
 
@@ -42,6 +42,13 @@ async def get_task(task_id: str, ctx: Context, deps: Deps) -> TaskDetailOut:
             )
             for a in detail.actions
         ],
+        cost=TaskCostOut(
+            model_calls=detail.cost.calls,
+            input_tokens=detail.cost.input_tokens,
+            output_tokens=detail.cost.output_tokens,
+            total_tokens=detail.cost.tokens,
+            cost_usd=detail.cost.cost_usd,
+        ),
         corrections=[
             CorrectionOut(
                 step_index=c.step_index,

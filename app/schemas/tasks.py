@@ -40,6 +40,14 @@ class CorrectionOut(ApiModel):
     created_at: datetime
 
 
+class TaskCostOut(ApiModel):
+    model_calls: int
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    cost_usd: float | None = Field(description="USD; null when a call's model has no known price")
+
+
 class TaskDetailOut(ApiModel):
     task_id: str
     session_id: str
@@ -55,6 +63,7 @@ class TaskDetailOut(ApiModel):
     updated_at: datetime
     steps: list[StepOut]
     corrections: list[CorrectionOut]
+    cost: TaskCostOut
 
 
 class SessionCreateIn(ApiModel):

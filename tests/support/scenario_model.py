@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from agent.llm import CallContext, Generation, MemoryUsageSink, ModelUsage, Prompt, Purpose, UsageEvent, render_prompt
+from agent.llm import CallContext, Generation, MemoryUsageSink, ModelUsage, Prompt, Purpose, UsageEvent, UsageSink, render_prompt
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -46,7 +46,7 @@ Handler = Callable[[SeenPrompt], Mapping[str, Any]]
 @dataclass
 class ScenarioModel:
     handlers: Mapping[str, Handler]
-    sink: MemoryUsageSink = field(default_factory=MemoryUsageSink)
+    sink: UsageSink = field(default_factory=MemoryUsageSink)
     calls: list[SeenPrompt] = field(default_factory=list)
     model: str = "gemini-2.5-flash"
 

@@ -169,7 +169,10 @@ def _model(**overrides: Any) -> ScenarioModel:
 
 
 async def _with_model(make_api: ApiFactory, model: ScenarioModel) -> Api:
+    """The app with ``model`` as its LLM gateway; usage goes to the app's usage service, as
+    the real gateway's does."""
     api = await make_api(rate_limit_per_minute=1000)
+    model.sink = api.app.state.usage_service
     api.app.state.agent_deps.gateway = model
     return api
 
@@ -182,7 +185,7 @@ async def test_patient_is_added_with_a_model_and_exactly_one_finish(make_api: Ap
     assert bodies[-1]["status"] == "completed"
     assert bodies[0]["decidedBy"] == "model"
     assert {"CONTEXT_ANALYSIS", "PLANNING", "ACTION_GENERATION"} <= set(model.purposes())
-    assert len(model.sink.events) == len(model.calls)
+    assert len(await api.store.usage.list_for_task("tenant-a", bodies[0]["taskId"])) == len(model.calls)
 
 
 async def test_premature_completion_verdict_does_not_finish(make_api: ApiFactory) -> None:
@@ -278,3 +281,21 @@ async def test_request_killed_mid_graph_leaves_the_task_as_it_was(make_api: ApiF
     after = await api.store.tasks.get("tenant-a", first["taskId"])
     assert after == before
     assert len(await api.store.actions.list("tenant-a", first["taskId"])) == 1
+
+
+async def test_task_detail_and_usage_api_show_what_the_model_calls_cost(make_api: ApiFactory) -> None:
+    model = _model()
+    api = await _with_model(make_api, model)
+    bodies = await _run(api, PATIENT_PAGES)
+    calls = len(model.calls)
+    assert sum(b["usage"]["modelCalls"] for b in bodies) == calls
+    detail = (await api.client.get(f"/api/tasks/{bodies[0]['taskId']}", headers=api.headers())).json()
+    assert detail["cost"]["modelCalls"] == calls
+    assert detail["cost"]["costUsd"] is not None and detail["cost"]["costUsd"] > 0
+    rows = await api.store.usage.list_for_task("tenant-a", bodies[0]["taskId"])
+    assert len(rows) == calls
+    assert {r.action_type for r in rows} >= {"PLANNING", "ACTION_GENERATION"}
+    report = (await api.client.get("/api/usage", params={"groupBy": "actionType"}, headers=api.headers())).json()
+    assert sum(g["calls"] for g in report["groups"]) == calls
+    other = (await api.client.get("/api/usage", headers=api.headers(api.key_b))).json()
+    assert sum(g["calls"] for g in other["groups"]) == 0

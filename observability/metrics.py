@@ -1,0 +1,183 @@
+"""Prometheus metrics: one ``CollectorRegistry`` per app (tests never collide).
+
+Names (all prefixed ``stepwise_``) are the contract with dashboards and alerts; see
+docs/observability.md. Label values are bounded: route *templates*, node names, purposes,
+canonical model names, task statuses, tiers, strategies.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.exposition import choose_encoder
+
+NAMESPACE = "stepwise"
+
+#: Request latency: SIMPLE target < 2 s, p95 target < 7 s, alert > 10 s.
+REQUEST_BUCKETS = (
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.0,
+    4.0,
+    7.0,
+    10.0,
+    15.0,
+    30.0,
+    60.0,
+)
+NODE_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 7.0, 10.0, 30.0)
+MODEL_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)
+
+UNMATCHED_ROUTE = "<unmatched>"
+
+
+class Metrics:
+    """Every metric Stepwise exports, registered on its own registry."""
+
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry()
+        r = self.registry
+        self.http_request_duration = Histogram(
+            "http_request_duration_seconds",
+            "HTTP request latency by route template, method and status code.",
+            ["method", "route", "status"],
+            namespace=NAMESPACE,
+            registry=r,
+            buckets=REQUEST_BUCKETS,
+        )
+        self.node_duration = Histogram(
+            "graph_node_duration_seconds",
+            "Duration of one interact-graph node run.",
+            ["node", "outcome"],
+            namespace=NAMESPACE,
+            registry=r,
+            buckets=NODE_BUCKETS,
+        )
+        self.verifications = Counter(
+            "verifications",
+            "Verification verdicts by tier (1 deterministic, 2 short verdict, 3 full) and result.",
+            ["tier", "result"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.model_calls = Counter(
+            "model_calls",
+            "Billed model calls (one per HTTP attempt that returned an answer).",
+            ["purpose", "model", "outcome"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.model_tokens = Counter(
+            "model_tokens",
+            "Model tokens by kind: input (whole prompt, cached included), cached, output,"
+            " thinking.",
+            ["purpose", "model", "kind"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.model_cost = Counter(
+            "model_cost_usd",
+            "Model cost in USD from the pricing table (unpriced calls excluded).",
+            ["purpose", "model"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.model_unpriced_calls = Counter(
+            "model_unpriced_calls",
+            "Model calls whose model has no price in cost/pricing.py (cost unknown).",
+            ["model"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.model_latency = Histogram(
+            "model_call_duration_seconds",
+            "Latency of one billed model attempt.",
+            ["purpose", "model"],
+            namespace=NAMESPACE,
+            registry=r,
+            buckets=MODEL_BUCKETS,
+        )
+        self.tasks_finished = Counter(
+            "tasks_finished",
+            "Tasks reaching a final status.",
+            ["status"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.corrections = Counter(
+            "corrections",
+            "Self-corrections by strategy and outcome (applied, succeeded, failed).",
+            ["strategy", "outcome"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.usage_write_failures = Counter(
+            "usage_write_failures",
+            "Usage records that could not be written, by sink (store = billing row lost).",
+            ["sink"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+
+    # --- recording ---------------------------------------------------------------------
+
+    def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
+        self.http_request_duration.labels(method, route, str(status)).observe(seconds)
+
+    def observe_node(self, node: str, seconds: float, outcome: str) -> None:
+        self.node_duration.labels(node, outcome).observe(seconds)
+
+    def count_verification(self, tier: int, result: str) -> None:
+        self.verifications.labels(str(tier), result).inc()
+
+    def count_model_call(
+        self,
+        *,
+        purpose: str,
+        model: str,
+        outcome: str,
+        input_tokens: int,
+        output_tokens: int,
+        cached_tokens: int,
+        thinking_tokens: int,
+        cost_usd: Decimal | None,
+        seconds: float,
+    ) -> None:
+        self.model_calls.labels(purpose, model, outcome).inc()
+        for kind, value in (
+            ("input", input_tokens),
+            ("cached", cached_tokens),
+            ("output", output_tokens),
+            ("thinking", thinking_tokens),
+        ):
+            if value:
+                self.model_tokens.labels(purpose, model, kind).inc(value)
+        if cost_usd is None:
+            self.model_unpriced_calls.labels(model).inc()
+        else:
+            self.model_cost.labels(purpose, model).inc(float(cost_usd))
+        self.model_latency.labels(purpose, model).observe(seconds)
+
+    def count_task_finished(self, status: str) -> None:
+        self.tasks_finished.labels(status).inc()
+
+    def count_correction(self, strategy: str, outcome: str) -> None:
+        self.corrections.labels(strategy, outcome).inc()
+
+    def count_usage_write_failure(self, sink: str) -> None:
+        self.usage_write_failures.labels(sink).inc()
+
+    # --- exposition --------------------------------------------------------------------
+
+    def render(self, accept: str | None = None) -> tuple[bytes, str]:
+        """The registry in the format the scraper asked for (``Accept`` header):
+        ``(body, content_type)``."""
+        encoder, content_type = choose_encoder(accept or "")
+        return encoder(self.registry), content_type

@@ -1,0 +1,65 @@
+"""Outcome signals business code emits once, each going to every place it belongs:
+Prometheus counters and, inside a traced request, LangFuse scores.
+
+    record_verification(tier=result.verification_tier, success=result.success,
+                        confidence=result.confidence, goal_achieved=result.goal_achieved)
+    record_correction(strategy="RETRY_WITH_SELECTOR")            # a correction was applied
+    record_correction(strategy="RETRY_WITH_SELECTOR", success=True)   # …and later verified
+    record_task_finished("completed")
+
+They reach the app's metrics through the current trace: outside ``tracer.start_trace``
+they do nothing, so the request's trace must be open (the ``NoopTracer`` opens one at
+near-zero cost when LangFuse is off).
+"""
+
+from __future__ import annotations
+
+from observability.tracing import current_trace
+
+VERIFICATION_SUCCESS = "verification_success"
+VERIFICATION_CONFIDENCE = "verification_confidence"
+CORRECTION_SUCCESS = "correction_success"
+
+
+def record_verification(
+    *,
+    tier: int,
+    success: bool,
+    confidence: float,
+    goal_achieved: bool | None = None,
+    comment: str | None = None,
+) -> None:
+    """One verification verdict: ``stepwise_verifications_total{tier,result}`` and the
+    ``verification_success`` (boolean) / ``verification_confidence`` (0–1) scores."""
+    handle = current_trace()
+    if handle is None:
+        return
+    if handle.metrics is not None:
+        result = "goal_achieved" if goal_achieved else ("success" if success else "failure")
+        handle.metrics.count_verification(tier, result)
+    if handle.recording:
+        handle.score(VERIFICATION_SUCCESS, success, comment)
+        handle.score(VERIFICATION_CONFIDENCE, max(0.0, min(1.0, float(confidence))))
+
+
+def record_correction(
+    *, strategy: str, success: bool | None = None, comment: str | None = None
+) -> None:
+    """A correction applied (``success=None``) or its verified outcome (``True``/``False``):
+    ``stepwise_corrections_total{strategy,outcome}`` and, for an outcome, the
+    ``correction_success`` score."""
+    handle = current_trace()
+    if handle is None:
+        return
+    outcome = "applied" if success is None else ("succeeded" if success else "failed")
+    if handle.metrics is not None:
+        handle.metrics.count_correction(strategy, outcome)
+    if success is not None and handle.recording:
+        handle.score(CORRECTION_SUCCESS, success, comment)
+
+
+def record_task_finished(status: str) -> None:
+    """A task reached a final status: ``stepwise_tasks_finished_total{status}``."""
+    handle = current_trace()
+    if handle is not None and handle.metrics is not None:
+        handle.metrics.count_task_finished(status)
