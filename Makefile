@@ -8,13 +8,15 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test install install-test sysdeps-test bench-verification clean
+.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-miniwob clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
-	@echo "make test   - set up everything the tests need and run the whole suite"
-	@echo "make bench-verification - verification parsing/diff benchmark on real-world pages"
+	@echo "make test   - set up everything the tests need (Chromium included) and run the whole suite"
+	@echo "make demo   - the clinic demo: 'Add a new patient named Jas' in headless Chromium"
+	@echo "make bench-verification | bench-interact | bench-miniwob"
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -28,24 +30,42 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 	$(PIP) install --quiet -e '.[test]'
 	touch $@
 
+$(VENV)/.installed-bench: $(VENV)/.installed-test pyproject.toml
+	$(PIP) install --quiet -e '.[test,bench]'
+	touch $@
+
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
+install-bench: $(VENV)/.installed-bench
 
-# Debian packages the test suite needs (none beyond Python yet; the browser tests add Chromium).
-sysdeps-test:
-	@true
+# Debian's Chromium drives the reference client (Playwright uses it through executable_path;
+# no browser is ever downloaded).
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  echo "Installing Debian's chromium (needs root)"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
-run: install
+run: install chromium
 	mkdir -p data
 	$(VENV)/bin/stepwise db init
 	$(VENV)/bin/stepwise keys dev
 	$(VENV)/bin/stepwise serve --host $(HOST) --port $(PORT)
 
-test: install-test sysdeps-test
+test: install-test chromium
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+demo: install chromium
+	$(VENV)/bin/stepwise demo
+
 bench-verification: install-test
-	$(PY) bench/verification.py
+	$(PY) -m bench.verification
+
+bench-interact: install-test
+	$(PY) -m bench.interact
+
+bench-miniwob: install-bench chromium
+	$(VENV)/bin/stepwise bench miniwob $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis bench/results

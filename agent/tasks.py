@@ -10,7 +10,9 @@ import structlog
 from agent.context import AgentDeps, RequestContext
 from agent.errors import SessionNotFound, TaskNotFound
 from cost import TaskCost, task_cost
-from storage import CorrectionRecord, Message, Session, Task, TaskAction, VerificationRecordRow
+from urllib.parse import urlsplit
+
+from storage import Store, CorrectionRecord, Message, Session, Task, TaskAction, VerificationRecordRow
 
 log = structlog.get_logger(__name__)
 
@@ -25,10 +27,29 @@ async def find_active_task(session_id: str, url: str | None, ctx: RequestContext
     expired = await store.tasks.expire_stale(ctx.tenant_id, session_id, cutoff)
     if expired:
         log.info("task.expired_stale", count=expired, idle_minutes=deps.config.task_idle_minutes)
-    task = await store.tasks.find_active(ctx.tenant_id, session_id, url)
+    task = await _active_on_site(store, ctx.tenant_id, session_id, url)
     if task is None:
         raise TaskNotFound("No active task in this session; start a new task", details={"sessionId": session_id})
     return task
+
+
+def _site(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), (parts.hostname or "").lower()
+
+
+async def _active_on_site(store: Store, tenant_id: str, session_id: str, url: str | None) -> Task | None:
+    """The most recent active task of the session — on the same site as ``url`` when given.
+
+    A task's URL is the page of its last request; the tab may since have navigated within
+    the site (the action did that), so the match is by origin, not by the exact address."""
+    if url is None:
+        return await store.tasks.find_active(tenant_id, session_id)
+    wanted = _site(url)
+    for task in await store.tasks.list(tenant_id, session_id):
+        if task.status == "active" and wanted in (_site(task.url), _site(str(task.state.get("start_url") or task.url))):
+            return task
+    return None
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,25 @@ def main(argv: list[str] | None = None) -> int:
     usage = sub.add_parser("usage", help="model usage and cost of a tenant, from the billing rows")
     add_usage_arguments(usage)
 
+    run = sub.add_parser("run", help="run a goal in a real headless Chromium through Stepwise")
+    run.add_argument("goal", help='the goal, e.g. "Add a new patient named Jas"')
+    run.add_argument("--url", required=True, help="page to start on")
+    run.add_argument("--server", help="Stepwise base URL (default: start a local one on the embedded defaults)")
+    run.add_argument("--api-key", help="API key for --server (default: $STEPWISE_API_KEY)")
+    run.add_argument("--headed", action="store_true", help="show the browser window (needs a display)")
+    run.add_argument("--max-steps", type=int, default=30)
+
+    sub.add_parser("demo", help="run the bundled clinic demo end to end")
+
+    bench = sub.add_parser("bench", help="benchmarks")
+    bench_sub = bench.add_subparsers(dest="bench_command", required=True)
+    bench_sub.add_parser("miniwob", help="MiniWoB++ task success (options: see --help)", add_help=False)
+
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:2] == ["bench", "miniwob"]:
+        from bench.miniwob.run import main as miniwob_main
+
+        return miniwob_main(argv[2:])
     args = parser.parse_args(argv)
     settings = get_settings()
 
@@ -111,6 +130,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Development API key (tenant 'dev'): {secret}")
         print(f'Try: curl -H "Authorization: Bearer {secret}" http://127.0.0.1:8000/readyz')
         return 0
+    if args.command == "run":
+        from client.run_cli import run_command
+
+        if args.max_steps < 1:
+            parser.error("--max-steps must be at least 1")
+        return asyncio.run(
+            run_command(args.goal, args.url, server=args.server, api_key=args.api_key, headed=args.headed, max_steps=args.max_steps)
+        )
+    if args.command == "demo":
+        from client.demo import main as demo_main
+
+        return demo_main([])
     if args.command == "usage":
         return usage_command(args, store=_store(settings))
     parser.error("unknown command")

@@ -98,7 +98,7 @@ def _advance_and_refine(plan: Plan, page: PageState) -> tuple[Candidate | None, 
                 decided_by="policy",
                 confidence=decision.confidence,
                 plan_step=step.index,
-                completes_step=_completes(step, decision.action),
+                completes_step=decision.completes_step and _completes(step, decision.action),
             ),
             "",
         )

@@ -80,7 +80,9 @@ async def correction(state: InteractState, runtime: Runtime[GraphContext]) -> di
         decided_by=decision.decided_by,
         confidence=0.7,
         plan_step=step_index,
-        completes_step=decision.retry_action is None,
+        # Only doing the step's own action on another element can complete the step; a wait,
+        # a scroll or a reload only prepares the retry.
+        completes_step=decision.strategy == "ALTERNATIVE_SELECTOR",
         source="correction",
     )
     update["fallback"] = None

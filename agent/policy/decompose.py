@@ -166,7 +166,7 @@ def _click_steps(clause: str, goal: ParsedGoal) -> list[PlanStep]:
     phrase = _target_phrase(goal)
     if quoted := _QUOTED.search(clause):  # 'the folder or file named "Lilla"' → Lilla
         role_word = target.role if target.role in ("button", "link", "tab") else ""
-        phrase = " ".join(p for p in (quoted.group(1), role_word) if p)
+        phrase = " ".join(p for p in (f"\"{quoted.group(1)}\"", role_word) if p)
     kind = "submit" if target.text in _SUBMIT_WORDS else "click"
     return [_step(kind, f"Click {phrase}", target=phrase, criterion=f"{phrase} was activated")]
 

@@ -73,6 +73,7 @@ class TargetRef:
     text: str
     role: RoleHint | None = None
     ordinal: int | None = None  # 1-based; -1 = last
+    exact: str | None = None  # the quoted label as the user spelled it
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ def _unquote(text: str) -> str:
 def parse_target(text: str) -> TargetRef:
     """``"the 2nd Edit button"`` → text ``"edit"``, role button, ordinal 2. An empty text means
     "any element of that role" ("the button", "the text field")."""
+    quoted = _QUOTED.search(text)
+    exact = next(g for g in quoted.groups() if g is not None) if quoted else None
     folded = fold(_unquote(text)).rstrip(".!")
     folded = re.sub(r"[\"“”]|(?<!\w)'|'(?!\w)", " ", folded)
     folded = " ".join(folded.split())
@@ -119,7 +122,7 @@ def parse_target(text: str) -> TargetRef:
             break
     generic = _FILLER | ({"text", "input"} if role == "textbox" else set())
     kept = [w for w in folded.split() if w not in generic]
-    return TargetRef(text=" ".join(kept), role=role, ordinal=ordinal)
+    return TargetRef(text=" ".join(kept), role=role, ordinal=ordinal, exact=exact)
 
 
 def parse_goal(goal: str) -> ParsedGoal:

@@ -43,12 +43,21 @@ class MatchResult:
 
     @property
     def unique(self) -> bool:
-        """One clear winner: above threshold and ahead of the runner-up."""
+        """One clear winner: above threshold and ahead of the runner-up — or several
+        elements that carry exactly the same label and role, which are interchangeable for
+        the goal (the first in page order is taken)."""
         if self.best is None:
             return False
         if len(self.candidates) < 2:
             return True
-        return self.candidates[0].score - self.candidates[1].score >= AMBIGUITY_MARGIN
+        first, second = self.candidates[0], self.candidates[1]
+        if first.score - second.score >= AMBIGUITY_MARGIN:
+            return True
+        return all(
+            m.element.name == first.element.name and m.element.role == first.element.role
+            for m in self.candidates
+            if first.score - m.score < AMBIGUITY_MARGIN
+        )
 
 
 def _labels(element: PageElement) -> Iterable[str]:
@@ -70,6 +79,8 @@ def score_element(element: PageElement, target: TargetRef) -> float:
         return 0.0
     if target.role is not None:
         best += 0.08 if element.role in _ROLE_FAMILIES[target.role] else -0.1
+    if target.exact and target.exact == element.name.strip():
+        best += 0.03  # the user's own spelling ("Eget", not "eget")
     return min(best, 1.0)
 
 
@@ -91,11 +102,11 @@ def match_elements(
         score = score_element(element, target)
         if score >= threshold:
             scored.append(Match(element, score))
-    scored.sort(key=lambda m: m.score, reverse=True)
+    order = {e.id: n for n, e in enumerate(page.elements)}
+    scored.sort(key=lambda m: (-m.score, order[m.element.id]))
     if target.ordinal is not None and scored:
         top = scored[0].score
         tied = [m for m in scored if top - m.score < 0.1]
-        order = {e.id: n for n, e in enumerate(page.elements)}
         tied.sort(key=lambda m: order[m.element.id])
         index = target.ordinal - 1 if target.ordinal > 0 else len(tied) + target.ordinal
         if 0 <= index < len(tied):

@@ -31,6 +31,7 @@ class StepDecision:
     confidence: float = 0.0
     satisfied: bool = False  # the page already shows this step done: move on
     reason: str = ""
+    completes_step: bool = True  # False when the action is one of several the step needs
 
 
 def _act(name: str, element: PageElement | None = None, value: str | None = None, seconds: float | None = None) -> Action:
@@ -91,9 +92,10 @@ def _fill(step: PlanStep, page: PageState) -> StepDecision:
     value = step.value or ""
     if step.target == ALL_FIELDS:
         fields = [e for e in page.elements if e.actionable and e.role in _TYPABLE]
-        for element in fields:
-            if (element.value or "") != value:
-                return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", 0.85)
+        pending = [e for e in fields if (e.value or "") != value]
+        if pending:
+            element = pending[0]
+            return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", 0.85, completes_step=len(pending) == 1)
         return StepDecision(None, "Every field holds the value.", satisfied=bool(fields), reason="no text field on the page")
     result = _find(page, step.target, TEXT_ROLES)
     element = _unique(result)

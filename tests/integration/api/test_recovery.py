@@ -21,8 +21,13 @@ async def test_active_task_is_recovered_by_session(api: Api) -> None:
     assert active["currentStepIndex"] == 1
     assert active["query"] == "click the Save button"
 
+    # The tab navigated within the site (the action did that): still this task.
+    moved = await api.client.get(
+        f"/api/session/{first['sessionId']}/task/active", params={"url": "https://clinic.example/patients"}, headers=api.headers()
+    )
+    assert moved.status_code == 200 and moved.json()["taskId"] == first["taskId"]
     elsewhere = await api.client.get(
-        f"/api/session/{first['sessionId']}/task/active", params={"url": "https://clinic.example/other"}, headers=api.headers()
+        f"/api/session/{first['sessionId']}/task/active", params={"url": "https://other.example/"}, headers=api.headers()
     )
     assert elsewhere.status_code == 404
 

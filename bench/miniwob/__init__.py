@@ -1,0 +1,1 @@
+"""MiniWoB++ task-success benchmark of Stepwise, driven by the reference client."""

@@ -1,0 +1,52 @@
+"""Live progress of a run on a terminal: step, thought, action, verdict and tier, timings."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from client.records import RunResult, StepEvent, StepRecord
+
+
+class ProgressPrinter:
+    """An ``on_step`` callback that prints each step as it happens."""
+
+    def __init__(self, stream: TextIO | None = None, *, quiet: bool = False) -> None:
+        self.stream = stream or sys.stdout
+        self.quiet = quiet
+
+    def _print(self, text: str) -> None:
+        if not self.quiet:
+            print(text, file=self.stream, flush=True)
+
+    def __call__(self, event: StepEvent, step: StepRecord) -> None:
+        if event == "decided":
+            self._print(f"step {step.index + 1:>2}  {step.thought or '(no thought)'}")
+            server = f"{step.server_ms:.0f} ms" if step.server_ms is not None else "?"
+            self._print(f"         decided by {step.decided_by or '?'} · server {server} · round trip {step.round_trip_ms:.0f} ms")
+        elif event == "executed":
+            actions = step.actions or [step.action]
+            what = " → ".join(actions)
+            if step.action_status == "terminal":
+                self._print(f"         {what}")
+                return
+            status = "ok" if step.action_status == "success" else f"FAILED: {step.action_error}"
+            settle = "" if step.stable is not False else " (page still busy after the wait)"
+            self._print(f"         {what}  {status}  · client {step.client_ms:.0f} ms{settle}")
+        elif event == "verified" and step.verification is not None:
+            v = step.verification
+            mark = "✓" if v.get("success") else "✗"
+            confidence = v.get("confidence")
+            conf = f", confidence {confidence:.2f}" if isinstance(confidence, (int, float)) else ""
+            self._print(f"         {mark} verified: {'success' if v.get('success') else 'failure'} (tier {v.get('tier')}{conf}) — {v.get('reason', '')}")
+
+    def summary(self, result: RunResult, elapsed_s: float) -> None:
+        steps = len(result.steps)
+        word = {"completed": "Completed", "failed": "Failed", "max_steps": "Stopped at the step limit",
+                "error": "Error", "stopped": "Stopped", "needs_user_input": "Needs your input"}[result.status]
+        line = f"{word} after {steps} step{'s' if steps != 1 else ''} in {elapsed_s:.1f} s"
+        line += f" · model calls {result.model_calls} · tokens {result.input_tokens}+{result.output_tokens}"
+        print(line, file=self.stream, flush=True)
+        if result.error:
+            code = f" [{result.error_code}]" if result.error_code else ""
+            print(f"  {result.error}{code}", file=self.stream, flush=True)
