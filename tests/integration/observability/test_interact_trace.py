@@ -1,22 +1,13 @@
 """End to end through ``POST /api/agent/interact``: each request is one LangFuse trace of
 node spans, the verdict is scored, and the same run shows up in ``/metrics``.
 
-These run once the agent is wired to the tracer (``AgentDeps.tracer``, ``traced_node`` in
-the graph, ``start_trace`` in ``agent.service.interact``: docs/observability.md § Wiring)."""
+"""
 
 from __future__ import annotations
 
-import pytest
-
-from agent import AgentDeps
 from tests.integration.observability.conftest import AppFactory
 from tests.support.fake_langfuse import FakeLangfuse
 from tests.support.pages import save_form
-
-pytestmark = pytest.mark.skipif(
-    "tracer" not in AgentDeps.__dataclass_fields__,
-    reason="agent not wired to the tracer yet (docs/observability.md § Wiring)",
-)
 
 URL = "https://clinic.example/patients/new"
 
