@@ -1,0 +1,134 @@
+"""What an engine can know about one element or one on-page message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Final, Literal
+
+MessageKind = Literal["error", "success", "alert", "status", "toast"]
+
+# V3 minified roles and tag-ish spellings → full ARIA role names. Anything else is kept
+# as given (lower-cased), so new ARIA roles pass through untouched.
+ROLE_ALIASES: Final[dict[str, str]] = {
+    "btn": "button",
+    "inp": "textbox",
+    "input": "textbox",
+    "txt": "textbox",
+    "text": "textbox",
+    "textarea": "textbox",
+    "ta": "textbox",
+    "chk": "checkbox",
+    "cb": "checkbox",
+    "sel": "combobox",
+    "select": "combobox",
+    "a": "link",
+    "lnk": "link",
+    "opt": "option",
+    "mi": "menuitem",
+    "menu_item": "menuitem",
+    "sw": "switch",
+    "toggle": "switch",
+    "search": "searchbox",
+    "num": "spinbutton",
+    "number": "spinbutton",
+    "img": "image",
+}
+# Roles that name an on-page message rather than an element to act on.
+MESSAGE_ROLES: Final[dict[str, MessageKind]] = {
+    "alert": "alert",
+    "alertdialog": "alert",
+    "status": "status",
+    "error": "error",
+    "success": "success",
+    "toast": "toast",
+}
+ELEMENT_STATES: Final[frozenset[str]] = frozenset(
+    {"disabled", "checked", "expanded", "selected", "required", "readonly", "focused"}
+)
+_STATE_ALIASES: Final[dict[str, str]] = {
+    "focus": "focused",
+    "read-only": "readonly",
+    "read_only": "readonly",
+    "check": "checked",
+    "open": "expanded",
+}
+
+
+def normalize_role(role: str | None) -> str:
+    """``btn`` → ``button``, ``sel`` → ``combobox``; unknown roles are kept (lower-cased)."""
+    if not role:
+        return "generic"
+    key = role.strip().lower()
+    return ROLE_ALIASES.get(key, key) or "generic"
+
+
+def normalize_state(state: str) -> str:
+    key = state.strip().lower()
+    return _STATE_ALIASES.get(key, key)
+
+
+@dataclass(frozen=True, slots=True)
+class PageElement:
+    """One interactive element. ``id`` is what actions target (``click("14")``)."""
+
+    id: str
+    role: str
+    name: str = ""
+    value: str | None = None
+    tag: str | None = None
+    input_type: str | None = None
+    placeholder: str | None = None
+    href: str | None = None
+    states: frozenset[str] = field(default_factory=frozenset)
+    hidden: bool = False
+    occluded: bool = False
+    xy: tuple[float, float] | None = None
+    box: tuple[float, float, float, float] | None = None
+    frame: int = 0
+    options: tuple[str, ...] = ()
+    context: str | None = None
+    scroll: dict[str, Any] | None = None
+
+    @property
+    def disabled(self) -> bool:
+        return "disabled" in self.states
+
+    @property
+    def actionable(self) -> bool:
+        """Visible, not behind a modal, not disabled: an action on it can work."""
+        return not self.hidden and not self.occluded and "disabled" not in self.states
+
+
+@dataclass(frozen=True, slots=True)
+class PageMessage:
+    """A visible alert, toast, status line or error/success message."""
+
+    kind: MessageKind
+    text: str
+
+
+def collapse(text: str, limit: int | None = None) -> str:
+    """Whitespace-collapsed, stripped text, cut to ``limit`` characters (with an ellipsis)."""
+    out = " ".join(text.split())
+    if limit is not None and len(out) > limit:
+        return out[: max(limit - 1, 0)].rstrip() + "…"
+    return out
+
+
+class PageInputError(ValueError):
+    """The page the client sent is malformed (the message names the node and field)."""
+
+
+_FIELD_SETTERS = tuple(getattr(PageElement, f.name).__set__ for f in fields(PageElement))
+
+
+def new_element(*values: Any) -> PageElement:
+    """Build a ``PageElement`` from all 17 field values in declaration order.
+
+    The HTML extraction builds up to a few thousand elements per page; the frozen
+    dataclass ``__init__`` routes every field through ``object.__setattr__`` and costs
+    about twice as much. The result is identical and just as immutable (tested)."""
+    element = object.__new__(PageElement)
+    for setter, value in zip(_FIELD_SETTERS, values, strict=True):
+        setter(element, value)
+    return element

@@ -1,0 +1,293 @@
+"""Tier 1: deterministic verification from clear page evidence (zero tokens).
+
+Each rule reads structural facts — URLs, element values and states, message *kinds*,
+client flags — never free text written by a model. A rule either finds evidence that the
+action failed, evidence that it worked, or nothing (then a model, or the no-model
+fallback, decides). Failure evidence wins over success evidence.
+
+Failure: a new error-kind message (or hasErrors flipping on); the extension's own check
+reporting failure (``verification_passed`` false); a typed or selected value that did not
+land (see :func:`_value_rule` for when a mismatch counts).
+
+Success: the extension's check passing; a new success-kind message; the expected success
+text or expected elements appearing; a typed or selected value now in its field; a
+navigation reaching its URL (or another one after a redirect); a click on a link followed
+by a URL change; a clicked element changing state (checked, expanded, selected).
+
+Completion evidence (may decide ``task_completed`` on a final step): a new success-kind
+message, or the expected success text appearing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from verification.actions import Action
+from verification.diff import quote
+from verification.elements import PageElement, collapse
+from verification.lookahead import ExpectedOutcome, find_elements, page_has_text
+from verification.observations import BeforeState
+from verification.page import PageState
+from verification.selectors import TAG_ROLES, SelectorError
+from verification.skeleton import (
+    VALUE_LIMIT,
+    Skeleton,
+    SkeletonError,
+    message_kind,
+    validate_skeleton,
+)
+
+ErrorCategory = Literal[
+    "no_change",
+    "error_message",
+    "value_mismatch",
+    "next_goal_missing",
+    "model_error",
+    "low_confidence",
+    "not_achieved",
+]
+# "#save", ".toast", "[role=dialog]", "form#new", "button:contains(…)" — or an element tag
+# ("button", "input", "a" …); any other entry ("Save", "submit") is visible text.
+_SELECTOR_START = re.compile(r"^(?:[#.\[]|[a-z][a-z0-9]*[#.\[:])")
+_NOT_WORD = re.compile(r"\W+")
+
+
+@dataclass
+class Tier1Finding:
+    failures: list[tuple[float, str, ErrorCategory]] = field(default_factory=list)
+    successes: list[tuple[float, str]] = field(default_factory=list)
+    completion: bool = False
+    expected_seen: bool = False  # the predicted success text or elements appeared
+    notes: list[str] = field(default_factory=list)  # evidence lines, also shown to a model
+
+    @property
+    def action_succeeded(self) -> bool | None:
+        if self.failures:
+            return False
+        return True if self.successes else None
+
+    @property
+    def confidence(self) -> float:
+        if self.failures:
+            return max(c for c, _r, _k in self.failures)
+        return max((c for c, _r in self.successes), default=0.0)
+
+    @property
+    def reason(self) -> str:
+        if self.failures:
+            return "; ".join(r for _c, r, _k in self.failures)
+        return "; ".join(r for _c, r in self.successes)
+
+    @property
+    def error_category(self) -> ErrorCategory | None:
+        return max(self.failures)[2] if self.failures else None
+
+    def fail(self, confidence: float, reason: str, category: ErrorCategory) -> None:
+        self.failures.append((confidence, reason, category))
+        self.notes.append(reason)
+
+    def succeed(self, confidence: float, reason: str) -> None:
+        self.successes.append((confidence, reason))
+        self.notes.append(reason)
+
+
+def readable_skeleton(before: BeforeState) -> Skeleton | None:
+    if before.skeleton is None:
+        return None
+    try:
+        return validate_skeleton(before.skeleton)
+    except SkeletonError:
+        return None
+
+
+def _norm(text: str | None) -> str:
+    return collapse(text or "").casefold()
+
+
+def _new_messages(before: Skeleton, after: PageState, kind: str) -> list[str]:
+    remaining = Counter(before["messages"].values())
+    out = []
+    for key, text in after.skeleton["messages"].items():
+        if remaining[text] > 0:
+            remaining[text] -= 1
+        elif message_kind(key) == kind:
+            out.append(text)
+    return out
+
+
+def _message_rules(found: Tier1Finding, before: Skeleton | None, after: PageState) -> None:
+    if after.verification_passed is False:
+        found.fail(0.85, "The extension's own check reports the action failed", "not_achieved")
+    elif after.verification_passed is True:
+        found.succeed(0.9, "The extension's own check reports the action passed")
+    if before is None:
+        return  # without the earlier skeleton an old banner cannot be told from a new one
+    for text in _new_messages(before, after, "error"):
+        found.fail(0.9, f"An error message appeared: {quote(text, 120)}", "error_message")
+    for text in _new_messages(before, after, "success"):
+        found.succeed(0.9, f"A success message appeared: {quote(text, 120)}")
+        found.completion = True
+
+
+def _value_holds(wanted: str, actual: str) -> bool:
+    w, a = _norm(wanted), _norm(actual)
+    if a == w or (w and w in a):
+        return True
+    digits_w, digits_a = _NOT_WORD.sub("", w), _NOT_WORD.sub("", a)
+    return bool(digits_w) and digits_w == digits_a  # input masks: 5551234 vs (555) 123-4
+
+
+def _value_rule(
+    found: Tier1Finding, action: Action, target: PageElement, before: Skeleton | None, source: str
+) -> None:
+    """A mismatch counts as failure when the value is live (V3 ``v``), or when the HTML
+    ``value`` attribute did change but to something else; an unchanged attribute may just
+    be a snapshot that does not mirror typed text, so it decides nothing."""
+    wanted = action.value or ""
+    actual = target.value
+    if actual is None:
+        return
+    verb = "typed text" if action.name == "setValue" else "selected option"
+    if _value_holds(wanted, actual):
+        found.succeed(0.95, f"Element {quote(target.id)} now holds the {verb} {quote(actual)}")
+        return
+    previous: Any = None
+    if before is not None and target.id in before["elements"]:
+        previous = before["elements"][target.id].get("value", "")
+    if source == "v3" or (previous is not None and previous != actual[:VALUE_LIMIT]):
+        found.fail(
+            0.8,
+            f"Element {quote(target.id)} holds {quote(actual)}, not the {verb} {quote(wanted)}",
+            "value_mismatch",
+        )
+    else:
+        found.notes.append(f"Element {quote(target.id)} value still shows {quote(actual)}")
+
+
+def _host_path(url: str) -> tuple[str, str]:
+    text = url.strip()
+    parts = urlsplit(text if "//" in text else f"https://{text}")
+    host = parts.netloc.lower().removeprefix("www.")
+    return host, parts.path.rstrip("/") or "/"
+
+
+def _url_rules(
+    found: Tier1Finding,
+    action: Action,
+    before: Skeleton | None,
+    after: PageState,
+    url_changed: bool,
+) -> None:
+    if not url_changed:
+        return
+    if action.name == "navigate" and action.value:
+        if _host_path(action.value) == _host_path(after.url):
+            found.succeed(0.95, f"Navigated to {quote(after.url, 120)} as requested")
+        else:
+            found.succeed(
+                0.85,
+                f"Navigation landed on {quote(after.url, 120)} (a redirect from the requested URL)",
+            )
+    elif action.name == "goBack":
+        found.succeed(0.9, f"Went back to {quote(after.url, 120)}")
+    elif action.name == "click" and before is not None and action.target:
+        desc: dict[str, Any] = before["elements"].get(action.target, {})
+        if desc.get("role") == "link" or desc.get("tag") == "a":
+            found.succeed(
+                0.9,
+                f"Clicked link {quote(action.target)} and the page navigated to {quote(after.url, 120)}",
+            )
+
+
+def _state_rule(
+    found: Tier1Finding, action: Action, target: PageElement, before: Skeleton | None
+) -> None:
+    if before is None or action.name not in ("click", "press"):
+        return
+    desc = before["elements"].get(target.id)
+    if desc is None:
+        return
+    pairs = (
+        ("checked", desc.get("checked") is True, "checked" in target.states),
+        ("expanded", desc.get("ariaExpanded") == "true", "expanded" in target.states),
+        ("selected", desc.get("selected") is True, "selected" in target.states),
+    )
+    for name, old, new in pairs:
+        if old != new:
+            found.succeed(0.85, f"Element {quote(target.id)} became {'' if new else 'not '}{name}")
+
+
+def _present(entry: str, before: Skeleton | None, after: PageState) -> bool | None:
+    """Did an expected element (selector or text) appear? ``None`` if it cannot be checked."""
+    if _SELECTOR_START.match(entry) or entry in TAG_ROLES:
+        try:
+            matched = find_elements(after, selector=entry)
+        except SelectorError:
+            return None
+        return any(before is None or e.id not in before["elements"] for e in matched)
+    return page_has_text(after, entry) and not _skeleton_has_text(before, entry)
+
+
+def _skeleton_has_text(skeleton: Skeleton | None, text: str) -> bool:
+    if skeleton is None:
+        return False
+    needle = _norm(text)
+    texts = list(skeleton["messages"].values()) + [
+        str(d.get("text", "")) for d in skeleton["elements"].values()
+    ]
+    return any(needle in _norm(t) for t in texts)
+
+
+def _expected_rules(
+    found: Tier1Finding,
+    expected: ExpectedOutcome,
+    before: Skeleton | None,
+    after: PageState,
+    url_changed: bool,
+) -> None:
+    if (
+        expected.success_text
+        and page_has_text(after, expected.success_text)
+        and not _skeleton_has_text(before, expected.success_text)
+    ):
+        found.succeed(0.9, f"The expected success text {quote(expected.success_text)} appeared")
+        found.completion = True
+        found.expected_seen = True
+    if expected.elements_to_appear:
+        checks = [_present(entry, before, after) for entry in expected.elements_to_appear]
+        if all(checks):
+            names = ", ".join(quote(e) for e in expected.elements_to_appear)
+            found.succeed(0.85, f"Every expected element appeared: {names}")
+            found.expected_seen = True
+    if expected.url_should_change and url_changed:
+        found.succeed(0.85, "The URL changed as expected")
+
+
+def evaluate_tier1(
+    *,
+    before: BeforeState,
+    after: PageState,
+    action: Action | None,
+    expected: ExpectedOutcome | None,
+    url_changed: bool,
+) -> Tier1Finding:
+    """All Tier-1 evidence for one step (see the module doc)."""
+    found = Tier1Finding()
+    skeleton = readable_skeleton(before)
+    same_source = skeleton is not None and skeleton["source"] == after.source
+    element_skeleton = skeleton if same_source else None
+    _message_rules(found, skeleton, after)
+    if action is not None:
+        _url_rules(found, action, element_skeleton, after, url_changed)
+        target = after.element(action.target) if action.target else None
+        if target is not None:
+            if action.name in ("setValue", "select"):
+                _value_rule(found, action, target, element_skeleton, after.source)
+            _state_rule(found, action, target, element_skeleton)
+    if expected is not None:
+        _expected_rules(found, expected, element_skeleton, after, url_changed)
+    return found

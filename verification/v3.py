@@ -1,0 +1,214 @@
+"""The V3 ``interactiveTree`` (minified JSON from the extension) → elements and skeleton.
+
+Keys: ``i`` id, ``r`` role (``btn``, ``inp``, ``link``, ``chk``, ``sel`` …), ``n`` name,
+``v`` value, ``s`` state (``"disabled"``, ``"checked,expanded"`` or a list), ``xy``,
+``f`` frame, ``box``, ``scr`` scroll container, ``occ`` occluded. Unknown keys are
+ignored so the extension can add fields; a malformed known key raises
+:class:`~verification.elements.PageInputError` naming the node index and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from verification.elements import (
+    MESSAGE_ROLES,
+    PageElement,
+    PageInputError,
+    PageMessage,
+    collapse,
+    normalize_role,
+    normalize_state,
+)
+from verification.hashing import canonical_hash
+from verification.skeleton import Descriptor, Skeleton, descriptor, make_skeleton, message_map
+
+NAME_LIMIT: Final = 300
+_STATE_SPLIT: Final = str.maketrans({",": " ", ";": " ", "|": " "})
+
+
+@dataclass(frozen=True, slots=True)
+class V3Parts:
+    elements: tuple[PageElement, ...]
+    tree_messages: tuple[PageMessage, ...] = ()
+    collapsed_ids: frozenset[str] = frozenset()  # elements whose state says "collapsed"
+
+
+def _fail(index: int, key: str, message: str) -> PageInputError:
+    return PageInputError(f"interactiveTree[{index}].{key}: {message}")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _text_field(node: Mapping[str, Any], key: str, index: int) -> str | None:
+    value = node.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    raise _fail(index, key, f"expected text, got {type(value).__name__}")
+
+
+def _states(node: Mapping[str, Any], index: int) -> tuple[frozenset[str], bool]:
+    raw = node.get("s")
+    if raw is None:
+        return frozenset(), False
+    if isinstance(raw, str):
+        tokens = raw.translate(_STATE_SPLIT).split()
+    elif isinstance(raw, Sequence) and all(isinstance(t, str) for t in raw):
+        tokens = [t.strip() for t in raw if t.strip()]
+    else:
+        raise _fail(
+            index, "s", "expected a state string like 'checked,expanded' or a list of strings"
+        )
+    states = {normalize_state(t) for t in tokens}
+    collapsed = "collapsed" in states
+    states.discard("collapsed")
+    states.discard("enabled")
+    return frozenset(states), collapsed
+
+
+def _coords(node: Mapping[str, Any], key: str, size: int, index: int) -> tuple[float, ...] | None:
+    raw = node.get(key)
+    if raw is None:
+        return None
+    if (
+        not isinstance(raw, Sequence)
+        or isinstance(raw, str)
+        or len(raw) != size
+        or not all(_number(x) for x in raw)
+    ):
+        shape = "[x, y]" if size == 2 else "[x, y, width, height]"
+        raise _fail(index, key, f"expected {shape} numbers, got {raw!r}")
+    return tuple(float(x) for x in raw)
+
+
+def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
+    if not isinstance(node, Mapping):
+        raise PageInputError(
+            f"interactiveTree[{index}]: expected an object, got {type(node).__name__}"
+        )
+    raw_id = node.get("i")
+    if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)) or not str(raw_id).strip():
+        raise _fail(index, "i", f"expected a non-empty element id, got {raw_id!r}")
+    element_id = str(raw_id).strip()
+    raw_role = node.get("r")
+    if raw_role is not None and not isinstance(raw_role, str):
+        raise _fail(index, "r", f"expected a role string, got {type(raw_role).__name__}")
+    role = normalize_role(raw_role)
+    name = collapse(_text_field(node, "n", index) or "", NAME_LIMIT)
+    value = _text_field(node, "v", index)
+    states, collapsed = _states(node, index)
+    xy = _coords(node, "xy", 2, index)
+    box = _coords(node, "box", 4, index)
+    frame = node.get("f", 0)
+    if frame is None:
+        frame = 0
+    if not isinstance(frame, int) or isinstance(frame, bool) or frame < 0:
+        raise _fail(index, "f", f"expected a frame number >= 0, got {frame!r}")
+    scroll = node.get("scr")
+    if scroll is not None and not isinstance(scroll, Mapping):
+        raise _fail(
+            index,
+            "scr",
+            f"expected an object like {{'depth': …, 'h': …}}, got {type(scroll).__name__}",
+        )
+    occluded = node.get("occ", False)
+    if occluded is None:
+        occluded = False
+    if not isinstance(occluded, bool):
+        raise _fail(index, "occ", f"expected true/false, got {occluded!r}")
+    if role in MESSAGE_ROLES:
+        return PageMessage(kind=MESSAGE_ROLES[role], text=name), collapsed
+    element = PageElement(
+        id=element_id,
+        role=role,
+        name=name,
+        value=value,
+        states=states,
+        hidden="hidden" in states,
+        occluded=occluded,
+        xy=(xy[0], xy[1]) if xy else None,
+        box=(box[0], box[1], box[2], box[3]) if box else None,
+        frame=frame,
+        scroll=dict(scroll) if scroll else None,
+    )
+    return element, collapsed
+
+
+def parse_v3_tree(tree: Sequence[Mapping[str, Any]]) -> V3Parts:
+    if isinstance(tree, (str, bytes)) or not isinstance(tree, Sequence):
+        raise PageInputError(
+            f"interactiveTree: expected a list of nodes, got {type(tree).__name__}"
+        )
+    elements: list[PageElement] = []
+    messages: list[PageMessage] = []
+    collapsed: set[str] = set()
+    seen: set[str] = set()
+    for index, node in enumerate(tree):
+        item, is_collapsed = _element(node, index)
+        if isinstance(item, PageMessage):
+            if item.text:
+                messages.append(item)
+            continue
+        if item.id in seen:
+            raise _fail(index, "i", f"duplicate element id {item.id!r}")
+        seen.add(item.id)
+        elements.append(item)
+        if is_collapsed:
+            collapsed.add(item.id)
+    return V3Parts(tuple(elements), tuple(messages), frozenset(collapsed))
+
+
+def v3_skeleton(
+    parts: V3Parts, messages: Sequence[PageMessage], flags: Mapping[str, str]
+) -> Skeleton:
+    element_map: dict[str, Descriptor] = {}
+    for element in parts.elements:
+        if element.hidden:
+            continue
+        expanded = (
+            "true"
+            if "expanded" in element.states
+            else ("false" if element.id in parts.collapsed_ids else None)
+        )
+        element_map[element.id] = descriptor(element, text=element.name, aria_expanded=expanded)
+    return make_skeleton("v3", element_map, message_map(messages, flags=flags))
+
+
+def _canonical(element: PageElement, collapsed: bool) -> list[Any]:
+    return [
+        element.id,
+        element.role,
+        element.name,
+        element.value,
+        sorted(element.states),
+        collapsed,
+        element.hidden,
+        element.occluded,
+        element.xy,
+        element.box,
+        element.frame,
+        element.scroll,
+    ]
+
+
+def v3_hash(
+    parts: V3Parts, messages: Sequence[PageMessage], title: str | None, flags: Mapping[str, str]
+) -> str:
+    """Stable hash of the tree as the client saw it: geometry (xy, box, scroll) included,
+    so a layout shift changes the hash but not the skeleton."""
+    return canonical_hash(
+        {
+            "tree": [_canonical(e, e.id in parts.collapsed_ids) for e in parts.elements],
+            "messages": [[m.kind, m.text] for m in messages],
+            "title": title,
+            "flags": dict(flags),
+        }
+    )
