@@ -257,6 +257,7 @@
     if (aria('aria-selected') || (el.tagName.toLowerCase() === 'option' && el.selected)) out.push('selected');
     if (el.required === true || aria('aria-required')) out.push('required');
     if (el.readOnly === true || aria('aria-readonly')) out.push('readonly');
+    if (el === document.activeElement && el !== document.body) out.push('focused');
     return out;
   };
 

@@ -36,7 +36,7 @@ from verification.observations import (
 )
 from verification.page import PageState
 from verification.result import Draft, Finisher, VerificationResult, VerificationSettings
-from verification.tiers import Tier1Finding, evaluate_tier1
+from verification.tiers import Tier1Finding, evaluate_tier1, focus_landed
 from verification.verdict import (
     StepHint,
     VerdictModel,
@@ -161,7 +161,8 @@ async def verify_action_with_observations(
     next_goal = expected_outcome.next_goal if expected_outcome is not None else None
     next_check = check_next_goal(next_goal, after) if next_goal is not None else None
     observations.extend(_next_goal_lines(expected_outcome, next_check))
-    server_saw = obs.url_changed or obs.meaningful_content_change
+    # The focus moving onto the clicked element is a change on the page: the click landed.
+    server_saw = obs.url_changed or obs.meaningful_content_change or focus_landed(parsed, before, after)
     witness = obs.client_saw_something and not server_saw
     finish = Finisher(obs, observations, witness, next_goal, next_check, settings, started, blog)
     full_request = build_verdict_request(

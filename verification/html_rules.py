@@ -190,6 +190,8 @@ def element_states(
         states.append("checked")
     if _true(attributes, "aria-expanded"):
         states.append("expanded")
+    elif attributes.get("aria-expanded") == "false":
+        states.append("collapsed")
     if _true(attributes, "aria-selected") or (tag == "option" and "selected" in attributes):
         states.append("selected")
     if "required" in attributes or _true(attributes, "aria-required"):

@@ -221,6 +221,20 @@ def _state_rule(
             found.succeed(0.85, f"Element {quote(target.id)} became {'' if new else 'not '}{name}")
 
 
+def focus_landed(action: Action | None, before: BeforeState, after: PageState) -> bool:
+    """The clicked element now has the keyboard focus and did not before: the page itself
+    shows the click landed, even when the click changes nothing else (a button whose only
+    effect is server-side, a field the goal only asks to focus)."""
+    if action is None or action.name != "click" or action.target is None:
+        return False
+    return after.focused_element_id == action.target and before.active_element != action.target
+
+
+def _focus_rule(found: Tier1Finding, action: Action, target: PageElement, before: BeforeState) -> None:
+    if action.name == "click" and "focused" in target.states and before.active_element != target.id:
+        found.succeed(0.75, f"Focus moved to the clicked element {quote(target.id)}")
+
+
 def _present(entry: str, before: Skeleton | None, after: PageState) -> bool | None:
     """Did an expected element (selector or text) appear? ``None`` if it cannot be checked."""
     if _SELECTOR_START.match(entry) or entry in TAG_ROLES:
@@ -288,6 +302,7 @@ def evaluate_tier1(
             if action.name in ("setValue", "select"):
                 _value_rule(found, action, target, element_skeleton, after.source)
             _state_rule(found, action, target, element_skeleton)
+            _focus_rule(found, action, target, before)
     if expected is not None:
         _expected_rules(found, expected, element_skeleton, after, url_changed)
     return found

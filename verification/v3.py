@@ -69,7 +69,6 @@ def _states(node: Mapping[str, Any], index: int) -> tuple[frozenset[str], bool]:
         )
     states = {normalize_state(t) for t in tokens}
     collapsed = "collapsed" in states
-    states.discard("collapsed")
     states.discard("enabled")
     return frozenset(states), collapsed
 

@@ -194,16 +194,19 @@ def _open(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
 def _expand(step: PlanStep, page: PageState) -> StepDecision:
     if step.value in ("up", "down") and not step.target:
         return StepDecision(_act("scroll", value=step.value), f"Scroll {step.value}.", 0.8)
-    collapsed = [e for e in page.elements if e.actionable and "collapsed" in e.states]
     target = parse_target(step.target or "")
     if target.text:
         named = _unique(match_elements(page, target))
-        if named is not None and "expanded" not in named.states:
+        if named is not None:
+            if "expanded" in named.states:
+                return StepDecision(None, f"{_label(named)!r} is expanded.", satisfied=True)
             return StepDecision(_act("click", named), f"Expand {_label(named)!r}.", 0.8)
+    # "the section below": any section counts — once one is open, the step is done.
+    if any("expanded" in e.states for e in page.elements if not e.hidden):
+        return StepDecision(None, "The section is expanded.", satisfied=True)
+    collapsed = [e for e in page.elements if e.actionable and "collapsed" in e.states]
     if collapsed:
         return StepDecision(_act("click", collapsed[0]), f"Expand {_label(collapsed[0])!r}.", 0.7)
-    if any("expanded" in e.states for e in page.elements):
-        return StepDecision(None, "The section is expanded.", satisfied=True)
     return StepDecision(None, "", reason="nothing to expand")
 
 

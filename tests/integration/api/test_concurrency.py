@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 from tests.integration.api.conftest import Api, ApiFactory
 from tests.support.pages import save_form
@@ -43,6 +44,10 @@ async def test_concurrent_continuations_one_wins_one_conflicts(api: Api) -> None
 async def test_rate_limit_is_shared_by_two_app_instances_on_one_database(make_api: ApiFactory) -> None:
     one = await make_api(rate_limit_per_minute=10)
     two = await make_api(rate_limit_per_minute=10)
+    # One fixed window for the whole test: the limit counts per clock minute.
+    noon = datetime(2026, 11, 22, 12, 0, 30, tzinfo=UTC)
+    one.set_clock(lambda: noon)
+    two.set_clock(lambda: noon)
     key = one.key_a
     statuses = []
     for n in range(12):

@@ -398,3 +398,40 @@ async def test_expected_entries_are_selectors_or_texts(entry: str, appears: bool
         before, after, 'click("new")', step_hint="intermediate", expected_outcome=expected
     )
     assert ("Every expected element appeared" in result.reason) is appears
+
+
+async def test_focus_moving_onto_the_clicked_element_is_evidence_the_click_landed() -> None:
+    """A button whose only effect is invisible (server-side) still takes the focus."""
+    from verification import BeforeState, PageState, verify_action_with_observations
+
+    tree = [{"i": "1", "r": "btn", "n": "ONE"}, {"i": "2", "r": "btn", "n": "TWO"}]
+    before = PageState.from_v3(tree, url="https://x.example/")
+    after = PageState.from_v3([{**tree[0], "s": "focused"}, tree[1]], url="https://x.example/")
+    result = await verify_action_with_observations(
+        before=BeforeState.from_page(before), after=after, action='click("1")', goal="Click ONE, then TWO", step_hint="intermediate"
+    )
+    assert result.success is True
+    assert result.verification_tier == 1
+    assert any("Focus moved" in line or "focus" in line.lower() for line in [result.reason, *result.observations])
+
+
+async def test_focus_landing_elsewhere_is_not_evidence() -> None:
+    from verification import BeforeState, PageState, verify_action_with_observations
+
+    tree = [{"i": "1", "r": "btn", "n": "ONE"}, {"i": "2", "r": "btn", "n": "TWO"}]
+    before = PageState.from_v3(tree, url="https://x.example/")
+    after = PageState.from_v3([tree[0], {**tree[1], "s": "focused"}], url="https://x.example/")
+    result = await verify_action_with_observations(
+        before=BeforeState.from_page(before), after=after, action='click("1")', goal="Click ONE", step_hint="intermediate"
+    )
+    assert result.success is False
+    assert result.error_category == "no_change"
+
+
+def test_collapsed_sections_are_known_from_v3_and_html() -> None:
+    from verification import PageState
+
+    v3 = PageState.from_v3([{"i": "1", "r": "btn", "n": "Section #3", "s": "collapsed"}], url="https://x.example/")
+    assert "collapsed" in v3.elements[0].states
+    html = PageState.from_html('<h3 role="tab" aria-expanded="false" data-llm-id="7">Section</h3>', url="https://x.example/")
+    assert "collapsed" in html.element("7").states  # type: ignore[union-attr]
