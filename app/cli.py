@@ -58,10 +58,12 @@ async def _keys_dev(settings: Settings) -> str:
         await store.close()
 
 
-def _serve(host: str, port: int, reload: bool) -> None:
+def _serve(host: str, port: int, reload: bool, workers: int) -> None:
     import uvicorn
 
-    uvicorn.run("app.main:create_app", factory=True, host=host, port=port, reload=reload, log_level="warning")
+    uvicorn.run(
+        "app.main:create_app", factory=True, host=host, port=port, reload=reload, workers=workers, log_level="warning"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--reload", action="store_true", help="restart on code changes (development)")
+    serve.add_argument("--workers", type=int, default=1, help="worker processes (they share the database)")
 
     db = sub.add_parser("db", help="database set-up")
     db_sub = db.add_subparsers(dest="db_command", required=True)
@@ -112,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "serve":
         print(f"Stepwise on http://{args.host}:{args.port}  (API docs: http://{args.host}:{args.port}/docs)", file=sys.stderr)
-        _serve(args.host, args.port, args.reload)
+        if args.workers < 1:
+            parser.error("--workers must be at least 1")
+        _serve(args.host, args.port, args.reload, args.workers)
         return 0
     if args.command == "db":
         backend = asyncio.run(_db_init(settings))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from agent.policy.decompose import ALL_FIELDS
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
-from agent.policy.text import fold, similarity
+from agent.policy.text import fold, similarity, words
 from planning import Plan, PlanStep
 from verification import Action, PageElement, PageState
 
@@ -174,11 +174,16 @@ def _open(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
         return StepDecision(None, "The form is open.", satisfied=True)
     entity = fold(step.target or "")
     openers = [f"{p} {entity}" for p in _OPEN_PREFIXES]
+    entity_words = set(words(entity))
     candidates: list[tuple[float, PageElement]] = []
     for element in page.elements:
         if not element.actionable or element.role in _TYPABLE or not element.name:
             continue
         name = fold(element.name)
+        # Only a label sharing a word with the entity (or its plural) can open it.
+        name_words = set(words(name))
+        if entity_words and not (entity_words & name_words) and not any(w.rstrip("s") in entity_words for w in name_words):
+            continue
         opener = max(similarity(o, name) for o in openers)
         section = similarity(entity + "s", name) * 0.8 if entity else 0.0
         score = max(opener, section, similarity(entity, name) * 0.75)

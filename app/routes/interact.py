@@ -33,7 +33,8 @@ def _to_input(body: InteractRequest) -> InteractInput:
         url=body.url,
         title=body.page_title,
         dom=body.dom,
-        tree=[node.model_dump(exclude_none=True) for node in body.interactive_tree] if body.interactive_tree is not None else None,
+        # Validated nodes as plain mappings (absent keys are None, which the page model reads as absent).
+        tree=[vars(node) for node in body.interactive_tree] if body.interactive_tree is not None else None,
         viewport=body.viewport.model_dump() if body.viewport else None,
         has_errors=body.has_errors,
         has_success=body.has_success,

@@ -15,13 +15,14 @@ What the shipped ``core/core.js`` (miniwob 1.x) provides, and the harness uses:
 
 from __future__ import annotations
 
+from client.serving import serve_in_thread
+
 import asyncio
 import importlib.resources
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +47,7 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 def serve_html(root: Path | None = None) -> tuple[str, Callable[[], None]]:
     """Serve the html folder on a free loopback port (MiniWoB refuses file:// for some tasks)."""
-    handler = partial(_QuietHandler, directory=str(root or html_root()))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="miniwob-html", daemon=True)
-    thread.start()
-
-    def stop() -> None:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-    return f"http://127.0.0.1:{server.server_address[1]}", stop
+    return serve_in_thread(partial(_QuietHandler, directory=str(root or html_root())), name="miniwob-html")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ Run it alone with ``python -m client.demo_site.server --port 8765``.
 
 from __future__ import annotations
 
+from client.serving import serve_in_thread
+
 import argparse
 import importlib.resources
 import json
@@ -17,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Final
 
 STATIC = importlib.resources.files("client.demo_site")
@@ -143,18 +145,7 @@ def _handler(site: DemoSite) -> type[BaseHTTPRequestHandler]:
 
 def serve_demo_site(port: int = 0, *, site: DemoSite | None = None, host: str = "127.0.0.1") -> tuple[str, Callable[[], None]]:
     """Start the clinic app; returns its base URL (``http://127.0.0.1:PORT``) and a stop function."""
-    state = site or DemoSite()
-    server = ThreadingHTTPServer((host, port), _handler(state))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="demo-site", daemon=True)
-    thread.start()
-
-    def stop() -> None:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-    return f"http://{host}:{server.server_address[1]}", stop
+    return serve_in_thread(_handler(site or DemoSite()), name="demo-site", host=host, port=port)
 
 
 def main(argv: list[str] | None = None) -> int:

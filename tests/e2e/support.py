@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from client.serving import serve_in_thread
+
 import os
 import shutil
 import subprocess
-import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -63,14 +64,4 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def serve_test_pages() -> tuple[str, Callable[[], None]]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="test-pages", daemon=True)
-    thread.start()
-
-    def stop() -> None:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-    return f"http://127.0.0.1:{server.server_address[1]}", stop
+    return serve_in_thread(_Handler, name="test-pages")
