@@ -9,6 +9,7 @@ from agent import InteractInput, InteractOutcome, PageInput
 from app.deps import Deps, InteractContext, SettingsDep
 from app.errors import ERROR_RESPONSES
 from app.limits import check_interact_limits
+from app.schemas.common import camelize
 from app.schemas.interact import InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
@@ -95,7 +96,7 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         decided_by=outcome.decided_by,
         plan=plan,
         verification=verification,
-        expected_outcome=outcome.expected_outcome,
+        expected_outcome=camelize(outcome.expected_outcome),
         needs_user_input=outcome.needs_user_input,
         usage=UsageOut.model_validate(outcome.usage) if outcome.usage else UsageOut(),
         metrics=MetricsOut(server_ms=round(outcome.server_ms, 2), model_ms=round(outcome.model_ms, 2), steps=outcome.step_index + 1),

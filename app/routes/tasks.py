@@ -7,6 +7,7 @@ from fastapi import APIRouter
 import agent
 from app.deps import Context, Deps, bind_path_ids
 from app.errors import ERROR_RESPONSES
+from app.schemas.common import camelize
 from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut
 
 router = APIRouter(prefix="/api/tasks", tags=["tasks"], responses=ERROR_RESPONSES)
@@ -36,8 +37,8 @@ async def get_task(task_id: str, ctx: Context, deps: Deps) -> TaskDetailOut:
                 thought=a.thought,
                 action=a.action,
                 decided_by=a.decided_by,
-                expected_outcome=a.expected_outcome,
-                verification=a.verification,
+                expected_outcome=camelize(a.expected_outcome),
+                verification=camelize(a.verification),
                 created_at=a.created_at,
             )
             for a in detail.actions
