@@ -11,13 +11,14 @@ request/response path. Each test scripts the replies and inspects what the SDK s
 
 from __future__ import annotations
 
+from tests.support.loopback import LoopbackServer
+
 import json
 import re
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 _GENERATE = re.compile(r"^/(v1|v1beta|v1alpha)/models/([^/:]+):generateContent$")
@@ -130,7 +131,7 @@ class RecordedRequest:
         return dict((self.body or {}).get("generationConfig", {}))
 
 
-class FakeGemini:
+class FakeGemini(LoopbackServer):
     """The server. Replies are popped from one queue in order; an unscripted request gets
     a 500 and is counted in ``unscripted`` so the test can fail clearly."""
 
@@ -140,17 +141,7 @@ class FakeGemini:
         self.unscripted = 0
         self._replies: deque[FakeReply] = deque()
         self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.02,), name="fake-gemini", daemon=True
-        )
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        self._serve(_handler_for(self), "fake-gemini")
 
     def enqueue(self, *replies: FakeReply | str | dict[str, Any]) -> None:
         with self._lock:
@@ -161,27 +152,6 @@ class FakeGemini:
     def pending(self) -> int:
         with self._lock:
             return len(self._replies)
-
-    def start(self) -> FakeGemini:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeGemini:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     def _take(self, request: RecordedRequest) -> FakeReply:
         with self._lock:

@@ -20,6 +20,8 @@ SDK, pointed at it with ``base_url``, sends what it sends to LangFuse Cloud:
 
 from __future__ import annotations
 
+from tests.support.loopback import LoopbackServer
+
 import gzip
 import json
 import threading
@@ -28,9 +30,8 @@ import uuid
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Any
 
 from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
@@ -144,36 +145,17 @@ def _decompress(body: bytes, encoding: str) -> bytes:
     return body
 
 
-class FakeLangfuse:
+class FakeLangfuse(LoopbackServer):
     def __init__(self) -> None:
         self.public_key = f"pk-lf-test-{uuid.uuid4().hex[:12]}"
         self._state = _State()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.02,), name="fake-langfuse", daemon=True
-        )
+        self._serve(self._handler_class(), "fake-langfuse")
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self.base_url
 
     # --- lifecycle -------------------------------------------------------------------
-
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
 
     # --- what was received -----------------------------------------------------------
 

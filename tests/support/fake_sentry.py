@@ -13,6 +13,8 @@ into its items and keeps the error events::
 
 from __future__ import annotations
 
+from tests.support.loopback import LoopbackServer
+
 import gzip
 import json
 import re
@@ -20,9 +22,8 @@ import threading
 import time
 import zlib
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Any
 
 _ENVELOPE_PATH = re.compile(r"^/api/(?P<project>[^/]+)/envelope/?$")
 
@@ -84,34 +85,16 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-class FakeSentry:
+class FakeSentry(LoopbackServer):
     def __init__(self, project: str = "1") -> None:
         self.project = project
         self._state = _State()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.02,), name="fake-sentry", daemon=True
-        )
+        self._serve(self._handler_class(), "fake-sentry")
 
     @property
     def dsn(self) -> str:
         host, port = self._server.server_address[:2]
         return f"http://publickey@{host!s}:{port}/{self.project}"
-
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
 
     @property
     def envelopes(self) -> list[Envelope]:

@@ -14,12 +14,13 @@ Each test scripts replies in order; with none left the fake answers from its
 
 from __future__ import annotations
 
+from tests.support.loopback import LoopbackServer
+
 import json
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -78,7 +79,7 @@ class RecordedSearch:
         return (self.body or {}).get("api_key") if isinstance(self.body, dict) else None
 
 
-class FakeTavily:
+class FakeTavily(LoopbackServer):
     def __init__(
         self, *, api_key: str | None = TEST_API_KEY, corpus: list[dict[str, Any]] | None = None
     ) -> None:
@@ -87,42 +88,11 @@ class FakeTavily:
         self.requests: list[RecordedSearch] = []
         self._replies: deque[TavilyReply] = deque()
         self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.02,), name="fake-tavily", daemon=True
-        )
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        self._serve(_handler_for(self), "fake-tavily")
 
     def enqueue(self, *replies: TavilyReply) -> None:
         with self._lock:
             self._replies.extend(replies)
-
-    def start(self) -> FakeTavily:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeTavily:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     def _from_corpus(self, body: dict[str, Any]) -> TavilyReply:
         domains = [d.lower() for d in body.get("include_domains") or []]
