@@ -69,13 +69,6 @@ class InvalidPage(StepwiseError):
     code = "INVALID_PAGE"
 
 
-class GoalNotSupported(StepwiseError):
-    """The goal needs an engine that this deployment cannot run."""
-
-    status_code = 422
-    code = "GOAL_NOT_SUPPORTED"
-
-
 class ServiceUnavailable(StepwiseError):
     status_code = 503
     code = "SERVICE_UNAVAILABLE"
