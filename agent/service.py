@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import Any
 
 import structlog
 
@@ -10,81 +12,53 @@ from agent.context import AgentDeps, RequestContext
 from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
 from agent.graph import interact_graph
 from agent.inputs import InteractInput, InteractOutcome
+from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
 from cost import UsageService
 from observability import bind_ids, interact_trace_name
 from planning import Plan
-from agent.progress import TaskProgress
 from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
 from verification import PageInputError, PageState
 
 log = structlog.get_logger(__name__)
 
 
+@dataclass(frozen=True)
+class _Loaded:
+    task: Task
+    session: Session
+    session_is_new: bool
+    is_new_task: bool
+    previous_actions: list[TaskAction]
+
+
 async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
-    store = deps.store
-
-    session = await _requested_session(request, ctx, deps)
-    session_is_new = False
-    last_action = None
-    previous_actions: list[TaskAction] = []
-    if request.task_id is not None:
-        task = await store.tasks.get(ctx.tenant_id, request.task_id)
-        if task is None or (session is not None and task.session_id != session.id):
-            raise TaskNotFound(f"No task {request.task_id!r}", details={"taskId": request.task_id})
-        bind_ids(task_id=task.id)
-        if session is None:
-            session = await _task_session(task, ctx, deps)
-        bind_ids(session_id=session.id)
-        if task.status in TERMINAL_TASK_STATUSES:
-            raise TaskFinished(
-                f"Task {task.id!r} is {task.status}; start a new task without taskId",
-                details={"taskId": task.id, "status": task.status},
-            )
-        if task.step_index >= deps.config.max_steps:
-            await _fail_max_steps(task, ctx, deps)
-        if task.status == "interrupted":
-            log.info("task.resumed", previous_status=task.status)
-            task = task.model_copy(update={"status": "active"})
-        previous_actions = await store.actions.list(ctx.tenant_id, task.id)
-        last_action = previous_actions[-1] if previous_actions else None
-        is_new = False
-    else:
-        assert request.query is not None
-        if session is None:
-            session = Session(tenant_id=ctx.tenant_id, user_id=ctx.user_id, url=request.page.url)
-            session_is_new = True
-        bind_ids(session_id=session.id)
-        task = Task(
-            id=new_id(),
-            tenant_id=ctx.tenant_id,
-            user_id=ctx.user_id,
-            session_id=session.id,
-            url=request.page.url,
-            query=request.query.strip(),
-        )
-        bind_ids(task_id=task.id)
-        is_new = True
-
+    loaded = await _load(request, ctx, deps)
+    task, session = loaded.task, loaded.session
     page = _page_state(request)
     state: InteractState = {
         "input": request,
         "page": page,
         "task": task,
-        "is_new_task": is_new,
-        "last_action": last_action,
-        "previous_actions": previous_actions[-deps.config.history_window :],
+        "is_new_task": loaded.is_new_task,
+        "last_action": loaded.previous_actions[-1] if loaded.previous_actions else None,
+        "previous_actions": loaded.previous_actions[-deps.config.history_window :],
         "plan": Plan.model_validate(task.plan) if task.plan else None,
         "progress": TaskProgress.from_task_state(task.state),
         "corrections": [],
     }
-    history = tuple(await store.messages.list(ctx.tenant_id, session.id, limit=20)) if not session_is_new else ()
+    history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
     async with deps.tracer.start_trace(
         interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
     ) as trace:
         context = GraphContext(
-            request=ctx, deps=deps, session=session, session_is_new=session_is_new, history=history, trace_id=trace.trace_id
+            request=ctx,
+            deps=deps,
+            session=session,
+            session_is_new=loaded.session_is_new,
+            history=history,
+            trace_id=trace.trace_id,
         )
         with UsageService.for_request() as usage:
             try:
@@ -94,21 +68,62 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
                     "Another request on this task step was answered first; nothing was changed by this one",
                     details={"taskId": exc.task_id},
                 ) from exc
+    return _answer(final, session, usage.as_response(), (time.perf_counter() - started) * 1000)
 
-    server_ms = (time.perf_counter() - started) * 1000
-    stored: Task | None = final.get("stored_task")
+
+async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> _Loaded:
+    """The task this request continues (tenant-scoped, lifecycle-checked) or a provisional one."""
+    session = await _requested_session(request, ctx, deps)
+    if request.task_id is None:
+        assert request.query is not None, "the edge requires a goal for a new task"
+        session_is_new = session is None
+        if session is None:
+            session = Session(tenant_id=ctx.tenant_id, user_id=ctx.user_id, url=request.page.url)
+        task = Task(
+            id=new_id(),  # provisional: logged from the first line, stored only with an action
+            tenant_id=ctx.tenant_id,
+            user_id=ctx.user_id,
+            session_id=session.id,
+            url=request.page.url,
+            query=request.query.strip(),
+        )
+        bind_ids(session_id=session.id, task_id=task.id)
+        return _Loaded(task, session, session_is_new, True, [])
+
+    task = await deps.store.tasks.get(ctx.tenant_id, request.task_id)
+    if task is None or (session is not None and task.session_id != session.id):
+        raise TaskNotFound(f"No task {request.task_id!r}", details={"taskId": request.task_id})
+    if session is None:
+        session = await _task_session(task, ctx, deps)
+    bind_ids(session_id=session.id, task_id=task.id)
+    if task.status in TERMINAL_TASK_STATUSES:
+        raise TaskFinished(
+            f"Task {task.id!r} is {task.status}; start a new task without taskId",
+            details={"taskId": task.id, "status": task.status},
+        )
+    if task.step_index >= deps.config.max_steps:
+        await _fail_max_steps(task, ctx, deps)
+    if task.status == "interrupted":
+        log.info("task.resumed", previous_status=task.status)
+        task = task.model_copy(update={"status": "active"})
+    return _Loaded(task, session, False, False, await deps.store.actions.list(ctx.tenant_id, task.id))
+
+
+def _answer(final: InteractState, session: Session, usage: dict[str, Any], server_ms: float) -> InteractOutcome:
+    stored = final.get("stored_task")
     if stored is None:  # ASK_USER: a question, no task
         log.info("interact.needs_user_input", server_ms=round(server_ms, 2))
+        question = final.get("needs_user_input") or {}
         return InteractOutcome(
             task_id=None,
             session_id=session.id,
             status="needs_user_input",
             step_index=0,
-            thought=str((final.get("needs_user_input") or {}).get("message", "")),
+            thought=str(question.get("message", "")),
             action="",
             decided_by="policy",
-            needs_user_input=final.get("needs_user_input"),
-            usage=usage.as_response(),
+            needs_user_input=question,
+            usage=usage,
             server_ms=server_ms,
         )
     outcome = final["outcome"]
@@ -124,7 +139,7 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
         verification=final.get("verification"),
         expected_outcome=outcome.expected_outcome,
         plan=stored.plan,
-        usage=usage.as_response(),
+        usage=usage,
         server_ms=server_ms,
     )
 
