@@ -58,12 +58,14 @@ async def _keys_dev(settings: Settings) -> str:
         await store.close()
 
 
-def _serve(host: str, port: int, reload: bool, workers: int) -> None:
-    import uvicorn
+def _serve(host: str, port: int, reload: bool, workers: int) -> int:
+    from app.serving import ServeError, ServeOptions, serve
 
-    uvicorn.run(
-        "app.main:create_app", factory=True, host=host, port=port, reload=reload, workers=workers, log_level="warning"
-    )
+    try:
+        return serve(ServeOptions(host=host, port=port), workers=workers, reload=reload)
+    except ServeError as exc:
+        print(f"stepwise serve: {exc}", file=sys.stderr)
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,8 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Stepwise on http://{args.host}:{args.port}  (API docs: http://{args.host}:{args.port}/docs)", file=sys.stderr)
         if args.workers < 1:
             parser.error("--workers must be at least 1")
-        _serve(args.host, args.port, args.reload, args.workers)
-        return 0
+        return _serve(args.host, args.port, args.reload, args.workers)
     if args.command == "db":
         backend = asyncio.run(_db_init(settings))
         print(f"database ready ({backend})")

@@ -1,0 +1,192 @@
+"""``stepwise serve --workers N``: one listening socket per worker, a supervisor that
+replaces a dead worker, a clean stop on SIGTERM, a clear failure when the port is taken."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.serving import ServeError, ServeOptions, listening_socket, serve
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(db: Path) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("STEPWISE_", "GEMINI", "TAVILY", "LANGFUSE", "SENTRY", "MONGODB"))
+    }
+    env["STEPWISE_DATABASE_URL"] = f"sqlite:///{db}"
+    env["STEPWISE_ENV"] = "test"
+    return env
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _socket_inodes(port: int, state: str) -> set[str]:
+    """Inodes of the server-side sockets on ``port`` in a /proc/net/tcp state (0A LISTEN, 01 ESTABLISHED)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, st, inode = fields[1], fields[3], fields[9]
+        if st == state and int(local.split(":")[1], 16) == port:
+            inodes.add(inode)
+    return inodes
+
+
+def _listening_inodes(port: int) -> set[str]:
+    return _socket_inodes(port, "0A")
+
+
+def _listeners(pid: int, port: int, state: str = "0A") -> int:
+    """How many sockets on ``port`` (listening by default) the process holds."""
+    inodes = _socket_inodes(port, state)
+    count = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:[") and target[8:-1] in inodes:
+            count += 1
+    return count
+
+
+def _workers(pid: int, port: int) -> list[int]:
+    return [child for child in _children(pid) if _listeners(child, port) == 1]
+
+
+def _wait(condition, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return
+        except (OSError, httpx.HTTPError):
+            pass
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+@pytest.fixture
+def two_workers(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"],
+        env=_env(tmp_path / "stepwise.db"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait(
+            lambda: (
+                len(_workers(proc.pid, port)) == 2
+                and httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200
+            )
+        )
+        yield proc, port
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_each_worker_listens_on_its_own_socket_and_both_answer(
+    two_workers: tuple[subprocess.Popen[bytes], int],
+) -> None:
+    proc, port = two_workers
+    workers = _workers(proc.pid, port)
+    assert len(workers) == 2
+    assert _listeners(proc.pid, port) == 0  # the supervisor holds no socket: the kernel balances
+    assert len(_listening_inodes(port)) == 2
+    # 40 connections opened at once (a fleet reconnecting): the kernel spreads them over
+    # both workers' sockets. All 40 on one worker has a probability of 2^-39.
+    connections = [socket.create_connection(("127.0.0.1", port)) for _ in range(40)]
+    try:
+        for conn in connections:
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        for conn in connections:
+            assert conn.recv(4096).startswith(b"HTTP/1.1 200")
+        held = [_listeners(worker, port, state="01") for worker in workers]
+        assert sum(held) == 40
+        assert min(held) > 0
+    finally:
+        for conn in connections:
+            conn.close()
+
+
+def test_a_dead_worker_is_replaced_and_sigterm_stops_everything(
+    two_workers: tuple[subprocess.Popen[bytes], int],
+) -> None:
+    proc, port = two_workers
+    first, second = _workers(proc.pid, port)
+    os.kill(first, signal.SIGKILL)
+    _wait(lambda: len(_workers(proc.pid, port)) == 2 and first not in _workers(proc.pid, port))
+    assert second in _workers(proc.pid, port)
+    assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200
+
+    workers = _workers(proc.pid, port)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 0
+    for pid in workers:
+        assert (
+            not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+        )
+
+
+def test_a_taken_port_fails_before_any_worker_starts(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(ServeError, match=f"cannot listen on 127.0.0.1:{port}"):
+            serve(ServeOptions(host="127.0.0.1", port=port), workers=2)
+        done = subprocess.run(
+            [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"],
+            env=_env(tmp_path / "stepwise.db"),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+
+
+def test_worker_sockets_share_a_port() -> None:
+    options = ServeOptions(host="127.0.0.1", port=_free_port())
+    first, second = listening_socket(options), listening_socket(options)
+    try:
+        assert first.getsockname() == second.getsockname()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_tune_gc_freezes_the_started_heap_and_raises_the_young_threshold() -> None:
+    script = (
+        "import gc, app.main; from app.serving import tune_gc, GC_GEN0_THRESHOLD as T; tune_gc(); "
+        "print(gc.get_freeze_count() > 100_000 and len(gc.get_objects()) < 1000, gc.get_threshold()[0] == T)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == ["True", "True"]
