@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.auth import issue_key  # noqa: E402
 from app.main import create_app  # noqa: E402
+from app.serving import tune_gc  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from tests.support.clinic import FORM_URL, LIST_URL, MENU_URL, form_page, list_page, menu_page  # noqa: E402
 
@@ -89,6 +90,7 @@ async def measure(pages: list[tuple[str, dict[str, Any]]], *, clients: int, task
         settings = Settings(env="test", database_url=f"sqlite:///{tmp}/bench.db", rate_limit_per_minute=10**9, log_level="WARNING")
         app = create_app(settings)
         async with app.router.lifespan_context(app):
+            tune_gc()  # as `stepwise serve` does once the app has started
             if model == "scripted":
                 from tests.integration.api.test_scenarios import _model
 
