@@ -13,8 +13,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
+from collections.abc import Awaitable, Callable
+from functools import lru_cache, wraps
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
@@ -40,8 +40,8 @@ from agent.routing import (
     route_after_complexity,
     route_after_context,
     route_after_correction,
-    route_after_search,
     route_after_generation,
+    route_after_search,
     route_after_validation,
     route_after_verification,
     route_start,
@@ -69,30 +69,42 @@ NODES = {
 }
 
 
+def _inline(router: Callable[[InteractState], str]) -> Callable[[InteractState], Awaitable[str]]:
+    """The router as a coroutine function: LangGraph runs a plain function in a thread pool,
+    a thread hop per routing decision for what is a few dictionary reads. ``wraps`` keeps
+    the ``Literal`` return annotation, from which LangGraph reads the possible targets."""
+
+    @wraps(router)
+    async def route(state: InteractState) -> str:
+        return router(state)
+
+    return route
+
+
 def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[InteractState, GraphContext]:
     """``wrap(name, fn)`` may decorate every node (tracing, metrics)."""
     graph = StateGraph(InteractState, context_schema=GraphContext)
     for name, fn in NODES.items():
         graph.add_node(name, wrap(name, fn) if wrap else fn)
 
-    graph.add_conditional_edges(START, route_start)
-    graph.add_conditional_edges("complexity_check", route_after_complexity)
+    graph.add_conditional_edges(START, _inline(route_start))
+    graph.add_conditional_edges("complexity_check", _inline(route_after_complexity))
     graph.add_edge("direct_action", "action_validation")
-    graph.add_conditional_edges("context_analysis", route_after_context)
-    graph.add_conditional_edges("web_search", route_after_search)
+    graph.add_conditional_edges("context_analysis", _inline(route_after_context))
+    graph.add_conditional_edges("web_search", _inline(route_after_search))
     graph.add_edge("planning", "action_generation")
-    graph.add_conditional_edges("action_generation", route_after_generation)
+    graph.add_conditional_edges("action_generation", _inline(route_after_generation))
     graph.add_edge("critic", "action_validation")
-    graph.add_conditional_edges("action_validation", route_after_validation)
+    graph.add_conditional_edges("action_validation", _inline(route_after_validation))
     graph.add_edge("outcome_prediction", "finalize")
 
     graph.add_conditional_edges(
         "verification",
-        route_after_verification,
+        _inline(route_after_verification),
         {"goal_achieved": "goal_achieved", "next_action": "replanning", "correction": "correction", "reflection": "reflection"},
     )
     graph.add_edge("replanning", "planning")
-    graph.add_conditional_edges("correction", route_after_correction)
+    graph.add_conditional_edges("correction", _inline(route_after_correction))
     graph.add_edge("goal_achieved", "finalize")
     graph.add_edge("reflection", "finalize")
     graph.add_edge("ask_user", END)

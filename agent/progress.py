@@ -4,13 +4,12 @@ and correction limits are decided from these, not from memory of a process."""
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from verification import PageState
+from verification import PageState, canonical_json
 
 FINGERPRINT_WINDOW = 12
 
@@ -47,7 +46,7 @@ class TaskProgress(BaseModel):
 def page_fingerprint(page: PageState) -> str:
     """What the user can see and do on the page (its semantic skeleton), not its bytes: a
     ticking clock or a rotating ad does not make a page "different"."""
-    return hashlib.sha1(json.dumps(page.skeleton, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return hashlib.sha1(canonical_json(page.skeleton)).hexdigest()[:16]
 
 
 def fingerprint(action: str, page: PageState) -> str:

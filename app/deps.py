@@ -1,4 +1,7 @@
-"""Request dependencies: the clients made in lifespan, the caller's identity, limits."""
+"""Request dependencies: the clients made in lifespan, the caller's identity, limits.
+
+Every dependency is ``async def``: FastAPI runs a plain ``def`` dependency in a worker
+thread, a thread hop per request for what is an attribute read."""
 
 from __future__ import annotations
 
@@ -17,17 +20,17 @@ from storage import Store
 _bearer = HTTPBearer(auto_error=False, description="API key: `Authorization: Bearer sw_…`")
 
 
-def get_settings_dep(request: Request) -> Settings:
+async def get_settings_dep(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def get_store(request: Request) -> Store:
+async def get_store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
 
 
-def get_agent_deps(request: Request) -> AgentDeps:
+async def get_agent_deps(request: Request) -> AgentDeps:
     deps: AgentDeps = request.app.state.agent_deps
     return deps
 

@@ -22,7 +22,7 @@ from verification.elements import (
     normalize_role,
 )
 from verification.engine import verify_action_with_observations
-from verification.hashing import DEFAULT_VOLATILE_ATTRIBUTES, dom_hash
+from verification.hashing import DEFAULT_VOLATILE_ATTRIBUTES, canonical_json, dom_hash
 from verification.html_extract import extract_semantic_skeleton
 from verification.lookahead import ExpectedOutcome, NextGoal, NextGoalCheck, check_next_goal
 from verification.metrics import VerificationMetrics, VerificationRecord
@@ -82,6 +82,7 @@ __all__ = [
     "VerificationSettings",
     "VerificationVerdict",
     "build_observation_list",
+    "canonical_json",
     "check_next_goal",
     "diff_skeletons",
     "dom_hash",

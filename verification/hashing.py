@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, Final
 
+import orjson
 from selectolax.lexbor import LexborHTMLParser
 
 DEFAULT_VOLATILE_ATTRIBUTES: Final[frozenset[str]] = frozenset(
@@ -141,7 +142,18 @@ def dom_hash(
     return hash_scrubbed(scrub_html(html), resolve_volatile(volatile_attributes))
 
 
+def canonical_json(value: Any) -> bytes:
+    """Compact JSON with sorted keys, as UTF-8. orjson when it can (~10× faster); the
+    standard library for what orjson refuses — lone surrogates (a JavaScript string cut in
+    the middle of an emoji), integers beyond 64 bits, non-string keys — so every value
+    still gets a stable encoding."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS, default=str)
+    except TypeError:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+        return text.encode("utf-8", "surrogatepass")
+
+
 def canonical_hash(value: Any) -> str:
     """Hash of a JSON-able value, independent of key order (used for V3 trees)."""
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return hashlib.sha256(canonical_json(value)).hexdigest()[:32]

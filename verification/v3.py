@@ -19,6 +19,7 @@ from verification.elements import (
     PageInputError,
     PageMessage,
     collapse,
+    new_element,
     normalize_role,
     normalize_state,
 )
@@ -88,55 +89,97 @@ def _coords(node: Mapping[str, Any], key: str, size: int, index: int) -> tuple[f
     return tuple(float(x) for x in raw)
 
 
+_NUMBER_TYPES: Final = (int, float)  # checked with ``type(x) in``: excludes bool
+
+
+def _pair(raw: Any) -> tuple[float, float] | None:
+    """``[x, y]`` of two JSON numbers, or ``None`` when it is anything else."""
+    if type(raw) is list and len(raw) == 2:
+        x, y = raw
+        if type(x) in _NUMBER_TYPES and type(y) in _NUMBER_TYPES:
+            return (float(x), float(y))
+    return None
+
+
 def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
-    if not isinstance(node, Mapping):
-        raise PageInputError(
-            f"interactiveTree[{index}]: expected an object, got {type(node).__name__}"
-        )
-    raw_id = node.get("i")
-    if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)) or not str(raw_id).strip():
+    """One node. Written for the common case — a JSON object whose known keys hold the
+    documented types — with one ``type()`` check per key; anything else goes through the
+    general readers, which accept any mapping/sequence and raise the error naming the key."""
+    if type(node) is not dict:
+        if not isinstance(node, Mapping):
+            raise PageInputError(
+                f"interactiveTree[{index}]: expected an object, got {type(node).__name__}"
+            )
+        node = dict(node)
+    get = node.get
+    raw_id = get("i")
+    if type(raw_id) is str:
+        element_id = raw_id.strip()
+    elif type(raw_id) is int:
+        element_id = str(raw_id)
+    else:
+        element_id = ""
+    if not element_id:
         raise _fail(index, "i", f"expected a non-empty element id, got {raw_id!r}")
-    element_id = str(raw_id).strip()
-    raw_role = node.get("r")
-    if raw_role is not None and not isinstance(raw_role, str):
+    raw_role = get("r")
+    if raw_role is not None and type(raw_role) is not str:
         raise _fail(index, "r", f"expected a role string, got {type(raw_role).__name__}")
     role = normalize_role(raw_role)
-    name = collapse(_text_field(node, "n", index) or "", NAME_LIMIT)
-    value = _text_field(node, "v", index)
-    states, collapsed = _states(node, index)
-    xy = _coords(node, "xy", 2, index)
-    box = _coords(node, "box", 4, index)
-    frame = node.get("f", 0)
+    raw_name = get("n")
+    if raw_name is None:
+        name = ""
+    elif type(raw_name) is str:
+        name = collapse(raw_name, NAME_LIMIT)
+    else:
+        name = collapse(_text_field(node, "n", index) or "", NAME_LIMIT)
+    value = get("v")
+    if value is not None and type(value) is not str:
+        value = _text_field(node, "v", index)
+    if get("s") is None:
+        states: frozenset[str] = frozenset()
+        collapsed = False
+    else:
+        states, collapsed = _states(node, index)
+    raw_xy = get("xy")
+    xy = None if raw_xy is None else (_pair(raw_xy) or _coords(node, "xy", 2, index))
+    box = _coords(node, "box", 4, index) if get("box") is not None else None
+    frame = get("f")
     if frame is None:
         frame = 0
-    if not isinstance(frame, int) or isinstance(frame, bool) or frame < 0:
+    elif type(frame) is not int or frame < 0:
         raise _fail(index, "f", f"expected a frame number >= 0, got {frame!r}")
-    scroll = node.get("scr")
+    scroll = get("scr")
     if scroll is not None and not isinstance(scroll, Mapping):
         raise _fail(
             index,
             "scr",
             f"expected an object like {{'depth': …, 'h': …}}, got {type(scroll).__name__}",
         )
-    occluded = node.get("occ", False)
+    occluded = get("occ")
     if occluded is None:
         occluded = False
-    if not isinstance(occluded, bool):
+    elif type(occluded) is not bool:
         raise _fail(index, "occ", f"expected true/false, got {occluded!r}")
     if role in MESSAGE_ROLES:
         return PageMessage(kind=MESSAGE_ROLES[role], text=name), collapsed
-    element = PageElement(
-        id=element_id,
-        role=role,
-        name=name,
-        value=value,
-        states=states,
-        hidden="hidden" in states,
-        occluded=occluded,
-        xy=(xy[0], xy[1]) if xy else None,
-        box=(box[0], box[1], box[2], box[3]) if box else None,
-        frame=frame,
-        scroll=dict(scroll) if scroll else None,
+    element = new_element(
+        element_id,  # id
+        role,
+        name,
+        value,
+        None,  # tag
+        None,  # input_type
+        None,  # placeholder
+        None,  # href
+        states,
+        "hidden" in states,
+        occluded,
+        xy,
+        (box[0], box[1], box[2], box[3]) if box else None,
+        frame,
+        (),  # options
+        None,  # context
+        dict(scroll) if scroll else None,
     )
     return element, collapsed
 
