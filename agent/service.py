@@ -43,7 +43,7 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
         "task": task,
         "is_new_task": loaded.is_new_task,
         "last_action": loaded.previous_actions[-1] if loaded.previous_actions else None,
-        "previous_actions": loaded.previous_actions[-deps.config.history_window :],
+        "previous_actions": loaded.previous_actions,
         "plan": Plan.model_validate(task.plan) if task.plan else None,
         "progress": TaskProgress.from_task_state(task.state),
         "corrections": [],
@@ -106,7 +106,10 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps) ->
     if task.status == "interrupted":
         log.info("task.resumed", previous_status=task.status)
         task = task.model_copy(update={"status": "active"})
-    return _Loaded(task, session, False, False, await deps.store.actions.list(ctx.tenant_id, task.id))
+    # Every step (a task has at most max_steps) for the history summary; only the newest
+    # with its page, which is what verification compares with.
+    previous = await deps.store.actions.recent(ctx.tenant_id, task.id, deps.config.max_steps)
+    return _Loaded(task, session, False, False, previous)
 
 
 def _answer(final: InteractState, session: Session, usage: dict[str, Any], server_ms: float) -> InteractOutcome:

@@ -69,8 +69,8 @@ class InteractState(TypedDict, total=False):
     page: PageState
     task: Task
     is_new_task: bool
-    last_action: TaskAction | None
-    previous_actions: list[TaskAction]
+    last_action: TaskAction | None  # the newest step, with the page it was issued on
+    previous_actions: list[TaskAction]  # every earlier step, oldest first, without their pages
     # decisions along the way
     goal: ParsedGoal
     complexity: ComplexityResult

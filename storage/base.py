@@ -80,6 +80,10 @@ class TaskActionRepository(Protocol):
     async def list(self, tenant_id: str, task_id: str) -> list[TaskAction]:
         """Every step of the task, by step_index."""
     async def last(self, tenant_id: str, task_id: str) -> TaskAction | None: ...
+    async def recent(self, tenant_id: str, task_id: str, limit: int) -> list[TaskAction]:
+        """The last ``limit`` steps, by step_index. Only the newest carries its
+        ``before_state`` (the page the next verification compares with); older steps come
+        without it, so a request on a long task does not read every page it has seen."""
 
 
 class CorrectionRepository(Protocol):

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 import agent
 from agent import InteractInput, InteractOutcome, PageInput
+from app.json_body import JsonRoute
 from app.deps import Deps, InteractContext, SettingsDep
 from app.errors import ERROR_RESPONSES
 from app.limits import check_interact_limits
@@ -13,7 +14,7 @@ from app.schemas.common import camelize
 from app.schemas.interact import InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
-router = APIRouter(prefix="/api/agent", tags=["agent"])
+router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=JsonRoute)
 
 
 @router.post(

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, status
 
 import agent
+from app.json_body import JsonRoute
 from app.deps import Context, Deps, bind_path_ids
 from app.errors import ERROR_RESPONSES
 from app.schemas.tasks import (
@@ -20,7 +21,7 @@ from app.schemas.tasks import (
 )
 from storage import Session
 
-router = APIRouter(prefix="/api/session", tags=["sessions"], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api/session", tags=["sessions"], responses=ERROR_RESPONSES, route_class=JsonRoute)
 
 
 def _session_out(session: Session) -> SessionOut:

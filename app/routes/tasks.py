@@ -5,12 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 import agent
+from app.json_body import JsonRoute
 from app.deps import Context, Deps, bind_path_ids
 from app.errors import ERROR_RESPONSES
 from app.schemas.common import camelize
 from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut
 
-router = APIRouter(prefix="/api/tasks", tags=["tasks"], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api/tasks", tags=["tasks"], responses=ERROR_RESPONSES, route_class=JsonRoute)
 
 
 @router.get("/{task_id}", response_model=TaskDetailOut, summary="A task and all its steps")

@@ -9,13 +9,14 @@ from fastapi import APIRouter, Query
 from pydantic import Field
 
 from agent.errors import StepwiseError
+from app.json_body import JsonRoute
 from app.deps import Context, Deps, StoreDep
 from app.errors import ERROR_RESPONSES
 from app.schemas.common import ApiModel
 from cost import InvalidUsageQuery, UsageGroup, parse_bound, resolve_range, usage_report
 from storage import UsageGroupBy
 
-router = APIRouter(prefix="/api/usage", tags=["usage"], responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/api/usage", tags=["usage"], responses=ERROR_RESPONSES, route_class=JsonRoute)
 
 
 class UsageTotalsOut(ApiModel):

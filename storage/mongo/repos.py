@@ -174,6 +174,19 @@ class MongoActions(_Repo):
         )
         return None if doc is None else ACTIONS.from_doc(doc)
 
+    async def recent(self, tenant_id: str, task_id: str, limit: int) -> list[TaskAction]:
+        if limit < 1:
+            return []
+        collection = self._db[ACTIONS.name]
+        query = {"tenant_id": tenant_id, "task_id": task_id}
+        cursor = collection.find(query, {"before_state": False}).sort([("step_index", -1)]).limit(limit)
+        docs = await cursor.to_list()
+        if docs:
+            newest = await collection.find_one({**query, "_id": docs[0]["_id"]}, {"before_state": True})
+            if newest is not None and "before_state" in newest:
+                docs[0]["before_state"] = newest["before_state"]
+        return ACTIONS.from_docs(reversed(docs))
+
 
 @translated
 class MongoCorrections(_Repo):

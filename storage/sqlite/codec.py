@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
+import orjson
+
 from storage._common import field_kinds, iso
 from storage.models import (
     ApiKey,
@@ -28,7 +30,21 @@ R = TypeVar("R", bound=Record)
 
 
 def dump_json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """JSON text for a column: orjson, or the standard library for what orjson refuses
+    (integers beyond 64 bits, non-string keys)."""
+    if value is None:
+        return None
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def load_json(text: str) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # written by the standard library (NaN, huge integers)
+        return json.loads(text)
 
 
 class Table(Generic[R]):
@@ -79,7 +95,7 @@ class Table(Generic[R]):
             if value is not None:
                 kind = self.kinds[column]
                 if kind == "json":
-                    value = json.loads(value)
+                    value = load_json(value)
                 elif kind == "datetime":
                     value = datetime.fromisoformat(value)  # "...Z" -> aware, tzinfo=UTC
             data[column] = value

@@ -180,6 +180,28 @@ class SqliteActions(_Repo):
         )
         return None if row is None else ACTIONS.from_row(row)
 
+    async def recent(self, tenant_id: str, task_id: str, limit: int) -> list[TaskAction]:
+        if limit < 1:
+            return []
+        rows = await self._db.fetch_all(
+            f"SELECT {_ACTIONS_RECENT} FROM task_actions WHERE tenant_id = ? AND task_id = ?"
+            " ORDER BY step_index DESC LIMIT ?",
+            (tenant_id, task_id, tenant_id, task_id, limit),
+        )
+        return ACTIONS.from_rows(reversed(rows))
+
+
+# Only the newest step reads its before_state column: SQLite reads a column when the
+# expression needs it, so the older steps' stored pages (overflow pages) are never touched.
+# The subquery is uncorrelated: evaluated once, from the (tenant_id, task_id, step_index) index.
+_ACTIONS_RECENT = ", ".join(
+    "CASE WHEN step_index = (SELECT MAX(step_index) FROM task_actions WHERE tenant_id = ? AND task_id = ?)"
+    " THEN before_state END AS before_state"
+    if column == "before_state"
+    else column
+    for column in ACTIONS.columns
+)
+
 
 class SqliteCorrections(_Repo):
     async def list(self, tenant_id: str, task_id: str) -> list[CorrectionRecord]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from tests.integration.api.conftest import Api
 from tests.support.pages import save_form, v3_tree
 
@@ -98,3 +100,28 @@ async def test_session_message_log_records_the_exchange(api: Api) -> None:
     messages = response.json()["messages"]
     assert [(m["role"], m["action"]) for m in messages] == [("user", None), ("assistant", 'click("4")')]
     assert messages[0]["content"] == "click the Save button"
+
+
+async def test_text_cut_inside_an_emoji_is_kept_with_a_replacement_character(api: Api) -> None:
+    """JavaScript cut a label between the two halves of an emoji: the JSON carries a lone
+    surrogate escape. The request is answered and stored; the half emoji becomes U+FFFD."""
+    tree = v3_tree(extra=[{"i": "9", "r": "btn", "n": "Feedback \ud83d"}])
+    body = json.dumps({"url": URL, "query": "Click the Feedback \ud83d button", "interactiveTree": tree})
+    assert "\\ud83d" in body
+    response = await api.client.post(
+        "/api/agent/interact", content=body.encode(), headers={**api.headers(), "content-type": "application/json"}
+    )
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["action"] == 'click("9")'
+    task = await api.store.tasks.get("tenant-a", answer["taskId"])
+    assert task is not None and task.query == "Click the Feedback \ufffd button"
+    [step] = await api.store.actions.list("tenant-a", answer["taskId"])
+    assert step.before_state is not None
+    assert step.before_state["skeleton"]["elements"]["9"]["text"] == "Feedback \ufffd"
+
+    html = json.dumps({"url": URL, "query": "Click the Save button", "dom": save_form().replace("</form>", "<p>\udc00 tail</p></form>")})
+    response = await api.client.post(
+        "/api/agent/interact", content=html.encode(), headers={**api.headers(), "content-type": "application/json"}
+    )
+    assert response.status_code == 200, response.text

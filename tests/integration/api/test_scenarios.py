@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -299,3 +300,47 @@ async def test_task_detail_and_usage_api_show_what_the_model_calls_cost(make_api
     assert sum(g["calls"] for g in report["groups"]) == calls
     other = (await api.client.get("/api/usage", headers=api.headers(api.key_b))).json()
     assert sum(g["calls"] for g in other["groups"]) == 0
+
+
+def _survey(values: dict[int, str]) -> str:
+    fields = "".join(
+        f'<label for="q{n}">Question {n}</label><input data-llm-id="{100 + n}" id="q{n}" value="{values.get(n, "")}">'
+        for n in range(1, 13)
+    )
+    return f'<html><head><title>Survey</title></head><body><main><h1>Survey</h1><form>{fields}<button data-llm-id="200">Send</button></form></main></body></html>'
+
+
+async def test_a_long_task_shows_the_model_its_last_ten_steps_and_a_summary_of_the_rest(make_api: ApiFactory) -> None:
+    """Twelve fields, one per step: from the eleventh step on, the oldest steps reach the
+    model as one summary line, the last ten as raw actions."""
+    url = "https://survey.example/form"
+
+    def plan(_: SeenPrompt) -> dict[str, Any]:
+        steps = [
+            {"description": f"Answer question {n}", "kind": "fill", "target": f"Question {n}", "value": "yes", "success_criterion": f"Question {n} holds yes"}
+            for n in range(1, 13)
+        ]
+        steps.append({"description": "Send", "kind": "submit", "target": "Send", "value": None, "success_criterion": "sent"})
+        return {"steps": steps, "completion": {"success_words": ["sent"], "values_visible": []}, "needs_user_input": []}
+
+    def act(seen: SeenPrompt) -> dict[str, Any]:
+        for n in range(1, 13):
+            if not re.search(rf'\[{100 + n}\][^\n]*value="yes"', seen.block("elements")):
+                return {"thought": f"Answer {n}.", "action": f'setValue("{100 + n}", "yes")', "element_id": None, "confidence": 0.9, "chain": [], "step_done": True, "missing_info": []}
+        return {"thought": "Send.", "action": 'click("200")', "element_id": None, "confidence": 0.9, "chain": [], "step_done": True, "missing_info": []}
+
+    model = _model(PLANNING=plan, ACTION_GENERATION=act, VERIFICATION=lambda s: {"action_succeeded": True, "task_completed": False, "confidence": 0.9, "reason": "Typed."})
+    api = await _with_model(make_api, model)
+    answered: dict[int, str] = {}
+    first = (await api.interact({"url": url, "query": "Answer yes to every survey question", "dom": _survey(answered)})).json()
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    for n in range(1, 13):
+        answered[n] = "yes"
+        body = (await api.interact({"url": url, "dom": _survey(answered), **ids})).json()
+        assert body["status"] == "active", body
+    history = [c.block("previous_actions") for c in model.calls if c.purpose == "ACTION_GENERATION"]
+    last = history[-1].splitlines()
+    assert last[0] == "2 earlier steps completed (2 verified, 0 failed)."
+    assert len(last) == 11
+    assert 'setValue("112", "yes")' in last[-1]
+    assert "earlier step" not in history[5]

@@ -7,6 +7,7 @@ import pytest
 from storage import CorrectionRecord, FinalizeBatch, Store, TaskConflict, utcnow
 from tests.integration.storage.builders import (
     TENANT_A,
+    TENANT_B,
     action,
     ago,
     next_step,
@@ -115,6 +116,30 @@ async def test_actions_are_listed_by_step_and_last_is_the_highest_step(store: St
     assert last is not None and last.step_index == 3
     assert await store.actions.last(TENANT_A, "no-such-task") is None
     assert await store.actions.list(TENANT_A, "no-such-task") == []
+
+
+async def test_recent_actions_are_the_last_steps_and_only_the_newest_carries_its_page(store: Store) -> None:
+    first = await start_task(store)
+    t = first.model_copy(update={"step_index": 4})
+    pages = {n: {"url": f"https://x.example/{n}", "skeleton": {"elements": {str(n): {"role": "button"}}}} for n in range(1, 5)}
+    await store.finalize(
+        FinalizeBatch(
+            task=t,
+            expected_version=1,
+            actions=[action(t, n, before_state=pages[n], verification={"success": n % 2 == 0}) for n in (4, 2, 1, 3)],
+        )
+    )
+    recent = await store.actions.recent(TENANT_A, first.id, 3)
+    assert [a.step_index for a in recent] == [2, 3, 4]
+    assert [a.before_state for a in recent] == [None, None, pages[4]]
+    assert [a.verification for a in recent] == [{"success": True}, {"success": False}, {"success": True}]
+    full = {a.step_index: a for a in await store.actions.list(TENANT_A, first.id)}
+    assert [a.model_dump(exclude={"before_state"}) for a in recent] == [full[n].model_dump(exclude={"before_state"}) for n in (2, 3, 4)]
+
+    assert [a.step_index for a in await store.actions.recent(TENANT_A, first.id, 50)] == [0, 1, 2, 3, 4]
+    assert await store.actions.recent(TENANT_A, first.id, 0) == []
+    assert await store.actions.recent(TENANT_A, "no-such-task", 5) == []
+    assert await store.actions.recent(TENANT_B, first.id, 5) == []
 
 
 async def test_corrections_and_verifications_are_listed_oldest_first(store: Store) -> None:

@@ -1,0 +1,61 @@
+"""Request bodies as JSON: fast, and safe for text a browser cut in half.
+
+The extension sends page text that JavaScript may have cut between the two halves of an
+emoji: ``JSON.stringify`` then writes a lone surrogate escape (``"\\ud83d"``), which is valid
+JSON but not valid Unicode. Python's ``json`` accepts it and yields a string that cannot be
+encoded as UTF-8 — every later write (SQLite, MongoDB, the JSON response) would fail on it.
+Bodies are decoded with orjson (several times faster on a 200 KB page); orjson refuses lone
+surrogates, and only then does the standard library decode the body and replace each lone
+surrogate with U+FFFD, the replacement character. Invalid JSON still raises
+``json.JSONDecodeError``, which FastAPI answers with our 400 ``INVALID_JSON``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Coroutine
+from typing import Any, Final
+
+import orjson
+from fastapi import Request, Response
+from fastapi.routing import APIRoute
+
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+REPLACEMENT: Final = "\ufffd"
+
+
+def decode_json(body: bytes) -> Any:
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return _valid_text(json.loads(body))  # raises json.JSONDecodeError if not JSON at all
+
+
+def _valid_text(value: Any) -> Any:
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub(REPLACEMENT, value)
+    if isinstance(value, list):
+        return [_valid_text(item) for item in value]
+    if isinstance(value, dict):
+        return {_valid_text(key): _valid_text(item) for key, item in value.items()}
+    return value
+
+
+class JsonRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = decode_json(await self.body())
+        return self._json
+
+
+class JsonRoute(APIRoute):
+    """A route whose JSON body is read by :func:`decode_json`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handle = super().get_route_handler()
+
+        async def handler(request: Request) -> Response:
+            return await handle(JsonRequest(request.scope, request.receive))
+
+        return handler
