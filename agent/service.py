@@ -22,6 +22,9 @@ from verification import PageInputError, PageState
 
 log = structlog.get_logger(__name__)
 
+# What the answer reads from the final state (reading all ~30 channels costs time).
+_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification"]
+
 
 @dataclass(frozen=True)
 class _Loaded:
@@ -62,7 +65,7 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
         )
         with UsageService.for_request() as usage:
             try:
-                final = await interact_graph().ainvoke(state, context=context)
+                final = await interact_graph().ainvoke(state, context=context, output_keys=_ANSWER_KEYS)
             except TaskConflict as exc:
                 raise TaskConflictError(
                     "Another request on this task step was answered first; nothing was changed by this one",
