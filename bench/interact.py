@@ -1,11 +1,12 @@
 """Server-side time per interact step (model time excluded), on SQLite.
 
-Each simulated extension runs the three-page "Add a new patient named Jas" task (4
-requests) over and over, in-process through the ASGI app, either with HTML pages padded to
-~200 KB or with V3 trees of ~300 elements. Reported: median and p95 of the server time per
-step (``metrics.serverMs``) with 1 client, and throughput with 20 concurrent clients.
+A simulated extension runs the three-page "Add a new patient named Jas" task (4 requests)
+over and over, either with HTML pages padded to ~200 KB or with V3 trees of ~300 elements.
+Reported: median and p95 of the server time per step (``metrics.serverMs``) for one client,
+in process through the ASGI app; then steps per second for 20 concurrent clients against a
+real ``stepwise serve`` process (see :mod:`bench.interact_load`).
 
-    .venv/bin/python -m bench.interact [--runs 3] [--tasks 30] [--model none|scripted] [--out bench/results/interact.json]
+    .venv/bin/python -m bench.interact [--runs 3] [--tasks 25] [--model none|scripted] [--workers N] [--out bench/results/interact.json]
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -29,42 +31,8 @@ from app.auth import issue_key  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.serving import tune_gc  # noqa: E402
 from app.settings import Settings  # noqa: E402
-from tests.support.clinic import FORM_URL, LIST_URL, MENU_URL, form_page, list_page, menu_page  # noqa: E402
-
-GOAL = 'Add a new patient named "Jas"'
-
-
-def _padding(kb: int) -> str:
-    rows = []
-    n = 0
-    while sum(len(r) for r in rows) < kb * 1024:
-        rows.append(f'<tr><td class="c">Row {n}</td><td>Lorem ipsum dolor sit amet, consectetur adipiscing {n}</td><td><span>{n * 7}</span></td></tr>')
-        n += 1
-    return f'<section class="history"><table>{"".join(rows)}</table></section>'
-
-
-def html_pages(kb: int = 200) -> list[tuple[str, dict[str, Any]]]:
-    pad = _padding(kb - 2)
-    return [
-        (MENU_URL, {"dom": menu_page().replace("</main>", pad + "</main>")}),
-        (FORM_URL, {"dom": form_page().replace("</main>", pad + "</main>")}),
-        (FORM_URL, {"dom": form_page(name="Jas").replace("</main>", pad + "</main>")}),
-        (LIST_URL, {"dom": list_page(saved="Jas").replace("</main>", pad + "</main>")}),
-    ]
-
-
-def v3_pages(nodes: int = 300) -> list[tuple[str, dict[str, Any]]]:
-    filler = [{"i": f"f{n}", "r": "link", "n": f"Article {n}", "xy": [10, 40 + n]} for n in range(nodes - 4)]
-    menu = [{"i": "1", "r": "link", "n": "Patients"}, {"i": "10", "r": "link", "n": "New patient"}, *filler]
-    form = [{"i": "20", "r": "inp", "n": "Name", "v": ""}, {"i": "22", "r": "btn", "n": "Save"}, *filler]
-    filled = [{"i": "20", "r": "inp", "n": "Name", "v": "Jas"}, {"i": "22", "r": "btn", "n": "Save"}, *filler]
-    saved = [{"i": "30", "r": "link", "n": "New patient"}, *filler]
-    return [
-        (MENU_URL, {"interactiveTree": menu, "domMode": "semantic_v3"}),
-        (FORM_URL, {"interactiveTree": form, "domMode": "semantic_v3"}),
-        (FORM_URL, {"interactiveTree": filled, "domMode": "semantic_v3"}),
-        (LIST_URL, {"interactiveTree": saved, "domMode": "semantic_v3", "success_messages": ["Patient Jas saved"], "hasSuccess": True}),
-    ]
+from bench import interact_load  # noqa: E402
+from bench.interact_pages import GOAL, html_pages, v3_pages  # noqa: E402
 
 
 async def _task(client: httpx.AsyncClient, headers: dict[str, str], pages: list[tuple[str, dict[str, Any]]], server_ms: list[float]) -> int:
@@ -118,33 +86,40 @@ async def measure(pages: list[tuple[str, dict[str, Any]]], *, clients: int, task
     }
 
 
-async def main() -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--tasks", type=int, default=25, help="tasks per client")
+    parser.add_argument("--tasks", type=int, default=25, help="tasks of the single client per run")
     parser.add_argument("--model", choices=["none", "scripted"], default="none")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="server workers for the 20-client runs")
+    parser.add_argument("--seconds", type=float, default=8.0, help="length of one 20-client window")
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/interact.json")
     args = parser.parse_args()
 
     results: dict[str, Any] = {"model": args.model, "cases": []}
-    print(f"{'case':<22}{'clients':>8}{'median ms':>11}{'p95 ms':>9}{'steps/s':>9}")
+    print(f"{'case':<16}{'median ms':>10}{'p95 ms':>8}   (1 client, server time per step)")
     for name, pages in (("html-200KB", html_pages()), ("v3-300-nodes", v3_pages())):
-        for clients, tasks in ((1, args.tasks), (20, max(2, args.tasks // 5))):
-            runs = [await measure(pages, clients=clients, tasks_per_client=tasks, model=args.model) for _ in range(args.runs)]
-            best = {
-                "case": name,
-                "clients": clients,
-                "median_ms": statistics.median(r["median_ms"] for r in runs),
-                "p95_ms": statistics.median(r["p95_ms"] for r in runs),
-                "steps_per_s": statistics.median(r["steps_per_s"] for r in runs),
-                "runs": runs,
-            }
-            results["cases"].append(best)
-            print(f"{name:<22}{clients:>8}{best['median_ms']:>11}{best['p95_ms']:>9}{best['steps_per_s']:>9}")
+        runs = [asyncio.run(measure(pages, clients=1, tasks_per_client=args.tasks, model=args.model)) for _ in range(args.runs)]
+        case = {
+            "case": name,
+            "clients": 1,
+            "median_ms": statistics.median(r["median_ms"] for r in runs),
+            "p95_ms": statistics.median(r["p95_ms"] for r in runs),
+            "runs": runs,
+        }
+        results["cases"].append(case)
+        print(f"{name:<16}{case['median_ms']:>10}{case['p95_ms']:>8}")
+    if args.model == "none":  # the server process has no scripted model to swap in
+        print(f"{'case':<16}{'steps/s':>10}   (20 clients, `stepwise serve --workers {args.workers}`, per window)")
+        for name, key in (("html-200KB", "html"), ("v3-300-nodes", "v3")):
+            load = interact_load.measure(key, workers=args.workers, clients=20, seconds=args.seconds, runs=args.runs)
+            results["cases"].append({**load, "case": name})
+            each = ", ".join(str(w["steps_per_s"]) for w in load["runs"])
+            print(f"{name:<16}{load['steps_per_s']:>10}   ({each})")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2))
     print(f"saved {args.out}")
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.http_load import Connection, Response  # noqa: E402
-from bench.interact import GOAL, html_pages, v3_pages  # noqa: E402
+from bench.interact_pages import GOAL, html_pages, v3_pages  # noqa: E402
 from client.local_server import free_port  # noqa: E402
 
 

@@ -15,8 +15,6 @@ What the shipped ``core/core.js`` (miniwob 1.x) provides, and the harness uses:
 
 from __future__ import annotations
 
-from client.serving import serve_in_thread
-
 import asyncio
 import importlib.resources
 from collections.abc import Callable
@@ -27,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Page
+
+from client.serving import serve_in_thread
 
 _READ_REWARD = """() => ({done: WOB_DONE_GLOBAL, reward: WOB_REWARD_GLOBAL, raw: WOB_RAW_REWARD_GLOBAL,
   reason: WOB_REWARD_REASON === null || WOB_REWARD_REASON === undefined ? null : String(WOB_REWARD_REASON)})"""
