@@ -154,7 +154,7 @@ def _page_state(request: InteractInput) -> PageState:
     try:
         return request.page.to_page_state()
     except PageInputError as exc:
-        raise InvalidPage(str(exc), details={"field": "interactiveTree"}) from exc
+        raise InvalidPage(str(exc), details={"field": exc.field}) from exc
 
 
 async def _requested_session(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> Session | None:

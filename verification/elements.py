@@ -116,7 +116,12 @@ def collapse(text: str, limit: int | None = None) -> str:
 
 
 class PageInputError(ValueError):
-    """The page the client sent is malformed (the message names the node and field)."""
+    """The page the client sent is malformed. Messages read ``"<field>: <what is wrong>"``,
+    the field being the input's path (``interactiveTree[3].xy``, ``viewport.width``)."""
+
+    @property
+    def field(self) -> str:
+        return str(self).partition(": ")[0]
 
 
 # The same slots, in the same order, without the frozen ``__setattr__``: built with a plain

@@ -130,6 +130,15 @@ async def test_malformed_v3_state_is_422(api: Api) -> None:
     assert response.json()["error"]["details"]["errors"][0]["field"].startswith("interactiveTree[5].xy")
 
 
+async def test_a_page_that_cannot_be_read_is_422_naming_the_node(api: Api) -> None:
+    tree = v3_tree(extra=[{"i": "3", "r": "btn", "n": "Again"}])  # "3" is already the Name field
+    response = await api.interact({"url": URL, "query": "click Save", "interactiveTree": tree})
+    assert response.status_code == 422
+    error = assert_error_shape(response.json(), "INVALID_PAGE")
+    assert error["details"] == {"field": "interactiveTree[5].i"}
+    assert "duplicate element id '3'" in error["message"]
+
+
 async def test_health_and_readiness(api: Api) -> None:
     assert (await api.client.get("/healthz")).json() == {"status": "ok"}
     ready = await api.client.get("/readyz")

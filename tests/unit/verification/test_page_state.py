@@ -130,12 +130,14 @@ def test_malformed_v3_nodes_name_the_index_and_field(tree: object, message: str)
     with pytest.raises(PageInputError) as info:
         PageState.from_v3(tree, url=URL)  # type: ignore[arg-type]
     assert message in str(info.value)
+    assert info.value.field == message.partition(":")[0]
     assert isinstance(info.value, ValueError)
 
 
 def test_malformed_viewport_is_a_page_input_error() -> None:
-    with pytest.raises(PageInputError, match=r"viewport\.height"):
+    with pytest.raises(PageInputError, match=r"viewport\.height") as info:
         PageState.from_v3([], url=URL, viewport={"width": 10, "height": "tall"})
+    assert info.value.field == "viewport.height"
 
 
 # ---------------------------------------------------------------- HTML
