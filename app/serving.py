@@ -19,8 +19,10 @@ import gc
 import logging
 import multiprocessing
 import os
+import shutil
 import signal
 import socket
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -149,6 +151,7 @@ class _Supervisor:
         previous = {
             sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)
         }
+        metrics_dir = self._metrics_dir()
         try:
             self._workers = [self._start() for _ in range(self._count)]
             log.info(
@@ -163,7 +166,20 @@ class _Supervisor:
             self._shutdown()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+            if metrics_dir is not None:
+                shutil.rmtree(metrics_dir, ignore_errors=True)
         return 1 if self._failed else 0
+
+    @staticmethod
+    def _metrics_dir() -> str | None:
+        """Workers write their Prometheus values to files in one directory, so that a scrape
+        of ``/metrics`` (which reaches one worker) sums them all. A directory the operator
+        set is used as is; otherwise a fresh one, removed when the server stops."""
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            return None
+        created = tempfile.mkdtemp(prefix="stepwise-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = created  # inherited by the spawned workers
+        return created
 
     def _on_signal(self, signum: int, _frame: object) -> None:
         self._stop.set()

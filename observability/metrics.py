@@ -1,4 +1,5 @@
-"""Prometheus metrics: one ``CollectorRegistry`` per app (tests never collide).
+"""Prometheus metrics: one ``CollectorRegistry`` per app (tests never collide); with several
+worker processes, prometheus_client's multi-process mode sums them (see :meth:`Metrics.render`).
 
 Names (all prefixed ``stepwise_``) are the contract with dashboards and alerts; see
 docs/observability.md. Label values are bounded: route *templates*, node names, purposes,
@@ -7,10 +8,12 @@ canonical model names, task statuses, tiers, strategies.
 
 from __future__ import annotations
 
+import os
 from decimal import Decimal
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import choose_encoder
+from prometheus_client.multiprocess import MultiProcessCollector
 
 NAMESPACE = "stepwise"
 
@@ -178,6 +181,18 @@ class Metrics:
 
     def render(self, accept: str | None = None) -> tuple[bytes, str]:
         """The registry in the format the scraper asked for (``Accept`` header):
-        ``(body, content_type)``."""
+        ``(body, content_type)``. Under ``stepwise serve --workers N`` (prometheus_client's
+        multi-process mode, ``PROMETHEUS_MULTIPROC_DIR``) every worker's values, summed:
+        a scrape reaches one worker but reports the whole server."""
         encoder, content_type = choose_encoder(accept or "")
-        return encoder(self.registry), content_type
+        directory = multiprocess_dir()
+        if directory is None:
+            return encoder(self.registry), content_type
+        merged = CollectorRegistry()
+        MultiProcessCollector(merged, path=directory)
+        return encoder(merged), content_type
+
+
+def multiprocess_dir() -> str | None:
+    """prometheus_client's multi-process directory, when this process runs in that mode."""
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or os.environ.get("prometheus_multiproc_dir") or None

@@ -134,6 +134,33 @@ def test_each_worker_listens_on_its_own_socket_and_both_answer(
             conn.close()
 
 
+def test_metrics_sum_every_worker(two_workers: tuple[subprocess.Popen[bytes], int]) -> None:
+    """A scrape reaches one worker but counts the requests all of them served."""
+    proc, port = two_workers
+    connections = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
+    try:
+        for conn in connections:
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        for conn in connections:
+            assert conn.recv(4096).startswith(b"HTTP/1.1 200")
+        assert (
+            min(_listeners(worker, port, state="01") for worker in _workers(proc.pid, port)) > 0
+        )  # both served some
+    finally:
+        for conn in connections:
+            conn.close()
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    [line] = [
+        line
+        for line in text.splitlines()
+        if line.startswith("stepwise_http_request_duration_seconds_count{")
+        and 'route="/healthz"' in line
+    ]
+    assert (
+        float(line.rsplit(" ", 1)[1]) >= 30
+    )  # the fixture's readiness probes hit /readyz, not /healthz
+
+
 def test_a_dead_worker_is_replaced_and_sigterm_stops_everything(
     two_workers: tuple[subprocess.Popen[bytes], int],
 ) -> None:
