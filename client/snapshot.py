@@ -1,9 +1,10 @@
 """The page as the extension sees it: the in-page script, frames, the V3 snapshot, the witness.
 
-:class:`PageProbe` owns one tab. It installs ``page_script.js`` in every document (an init
-script for future documents, an evaluation for the ones already loaded), extracts the V3
-``interactiveTree`` from the main frame and its same-origin frames, arms and reads the
-mutation/network witness around an action, and finds an element by its ``data-llm-id``.
+:class:`PageProbe` owns one tab. It installs the in-page script (``page_script/``) in every
+document (an init script for future documents, an evaluation for the ones already loaded),
+extracts the V3 ``interactiveTree`` from the main frame and its same-origin frames, arms
+and reads the mutation/network witness around an action, and finds an element by its
+``data-llm-id``.
 
 Element ids are unique across frames: the main frame's are plain numbers (``"12"``); a child
 frame's carry a prefix the probe gives it once and never reuses (``"f1-12"``).
@@ -22,7 +23,17 @@ from playwright.async_api import Frame, Locator, Page
 
 from client.errors import ActionError
 
-PAGE_SCRIPT: Final[str] = importlib.resources.files("client").joinpath("page_script.js").read_text(encoding="utf-8")
+# The in-page script's fragments (client/page_script/README.md), joined into one function.
+PAGE_SCRIPT_PARTS: Final[tuple[str, ...]] = ("constants.js", "witness.js", "describe.js", "extract.js", "install.js")
+
+
+def _page_script() -> str:
+    folder = importlib.resources.files("client").joinpath("page_script")
+    body = "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in PAGE_SCRIPT_PARTS)
+    return f"(() => {{\n{body}}})();\n"
+
+
+PAGE_SCRIPT: Final[str] = _page_script()
 EVAL_TIMEOUT_S: Final[float] = 5.0
 _ENSURE = "() => window.__stepwise !== undefined"
 

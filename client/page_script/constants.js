@@ -1,0 +1,36 @@
+// Fragment of the in-page script (what it looks for); client/snapshot.py joins the fragments, in
+// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+
+const VERSION = 1;
+if (window.__stepwise && window.__stepwise.version === VERSION) return;
+
+const ATTR = 'data-llm-id';
+const NAME_MAX = 120;
+const VALUE_MAX = 200;
+const EVENTS_MAX = 20;
+
+const INTERACTIVE = [
+  'a[href]', 'button', 'input:not([type="hidden"])', 'select', 'textarea', 'summary',
+  '[contenteditable=""]', '[contenteditable="true"]', '[onclick]', '[tabindex]:not([tabindex="-1"])',
+  '[role="button"]', '[role="link"]', '[role="checkbox"]', '[role="switch"]', '[role="radio"]',
+  '[role="tab"]', '[role="menuitem"]', '[role="menuitemcheckbox"]', '[role="menuitemradio"]',
+  '[role="option"]', '[role="combobox"]', '[role="listbox"]', '[role="textbox"]',
+  '[role="searchbox"]', '[role="slider"]', '[role="spinbutton"]', '[role="treeitem"]',
+].join(',');
+const ROLE_ATTR = {
+  button: 'btn', link: 'link', checkbox: 'chk', switch: 'switch', radio: 'radio', tab: 'tab',
+  menuitem: 'menuitem', menuitemcheckbox: 'menuitem', menuitemradio: 'menuitem', option: 'option',
+  combobox: 'sel', listbox: 'sel', textbox: 'inp', searchbox: 'inp', slider: 'slider',
+  spinbutton: 'inp', treeitem: 'treeitem',
+};
+const BUTTON_TYPES = new Set(['button', 'submit', 'reset', 'image']);
+const MESSAGE_SELECTOR = [
+  '[role="alert"]', '[role="status"]', '[aria-live="polite"]', '[aria-live="assertive"]',
+  '.error', '.errors', '.error-message', '.invalid-feedback', '.success', '.toast', '.alert',
+  '.notification', '.flash',
+].join(',');
+
+const collapse = (text, max) => {
+  const out = (text || '').replace(/\s+/g, ' ').trim();
+  return max && out.length > max ? out.slice(0, max - 1) + '…' : out;
+};

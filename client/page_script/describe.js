@@ -1,0 +1,149 @@
+// Fragment of the in-page script (one element: visible, role, name, value, states); client/snapshot.py joins the fragments, in
+// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+
+// ---- visibility, roles, names, values, states ----
+const isVisible = (el) => {
+  if (!el.isConnected || !el.getClientRects().length) return false;
+  const rect = el.getBoundingClientRect();
+  if (rect.width <= 0 || rect.height <= 0) return false;
+  const style = getComputedStyle(el);
+  if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') return false;
+  if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+  return true;
+};
+
+const roleOf = (el) => {
+  const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+  if (ROLE_ATTR[explicit]) return ROLE_ATTR[explicit];
+  const tag = el.tagName.toLowerCase();
+  if (tag === 'a') return 'link';
+  if (tag === 'button' || tag === 'summary') return 'btn';
+  if (tag === 'select') return 'sel';
+  if (tag === 'textarea') return 'inp';
+  if (tag === 'input') {
+    const type = (el.getAttribute('type') || 'text').toLowerCase();
+    if (BUTTON_TYPES.has(type)) return 'btn';
+    if (type === 'checkbox') return 'chk';
+    if (type === 'radio') return 'radio';
+    if (type === 'range') return 'slider';
+    if (type === 'file') return 'file';
+    return 'inp';
+  }
+  if (el.isContentEditable) return 'inp';
+  return 'btn';
+};
+
+const isFormControl = (el) => ['input', 'select', 'textarea'].includes(el.tagName.toLowerCase());
+
+// Text of `root` without the text of `skip` (a label that wraps its own control).
+const textWithout = (root, skip) => {
+  const parts = [];
+  const walk = (node) => {
+    if (node === skip) return;
+    if (node.nodeType === 3) { parts.push(node.textContent); return; }
+    if (node.nodeType !== 1) return;
+    const tag = node.tagName.toLowerCase();
+    if (tag === 'select' || tag === 'script' || tag === 'style' || tag === 'option') return;
+    for (const child of node.childNodes) walk(child);
+  };
+  walk(root);
+  return collapse(parts.join(' '), NAME_MAX);
+};
+
+// Visible text, without aria-hidden parts (an icon glyph such as "×" is not a name).
+const textOf = (el) => {
+  if (!el.querySelector('[aria-hidden="true"]')) return collapse(el.innerText || el.textContent, NAME_MAX);
+  const parts = [];
+  const walk = (node) => {
+    if (node.nodeType === 3) { parts.push(node.textContent); return; }
+    if (node.nodeType !== 1 || node.getAttribute('aria-hidden') === 'true') return;
+    if (['script', 'style', 'template'].includes(node.tagName.toLowerCase())) return;
+    if (!node.getClientRects().length && getComputedStyle(node).display === 'none') return;
+    for (const child of node.childNodes) walk(child);
+  };
+  walk(el);
+  return collapse(parts.join(' '), NAME_MAX);
+};
+
+const byIds = (el, attr) => {
+  const ids = (el.getAttribute(attr) || '').trim().split(/\s+/).filter(Boolean);
+  const root = el.getRootNode();
+  return collapse(ids.map((id) => {
+    const ref = root.getElementById ? root.getElementById(id) : document.getElementById(id);
+    return ref ? ref.textContent : '';
+  }).join(' '), NAME_MAX);
+};
+
+const nameOf = (el) => {
+  const aria = collapse(el.getAttribute('aria-label'), NAME_MAX);
+  if (aria) return aria;
+  const labelledby = byIds(el, 'aria-labelledby');
+  if (labelledby) return labelledby;
+  if (isFormControl(el)) {
+    if (el.id) {
+      const root = el.getRootNode();
+      const forLabel = root.querySelector ? root.querySelector(`label[for="${CSS.escape(el.id)}"]`) : null;
+      if (forLabel) { const t = textWithout(forLabel, el); if (t) return t; }
+    }
+    const wrapping = el.closest('label');
+    if (wrapping) { const t = textWithout(wrapping, el); if (t) return t; }
+    const placeholder = collapse(el.getAttribute('placeholder'), NAME_MAX);
+    if (placeholder) return placeholder;
+    // <label>Username</label><input>: a label right before the control that names no other one.
+    const previous = el.previousElementSibling;
+    if (previous && previous.tagName.toLowerCase() === 'label' && !previous.htmlFor && !previous.querySelector('input,select,textarea')) {
+      const t = textWithout(previous, el);
+      if (t) return t;
+    }
+  }
+  const tag = el.tagName.toLowerCase();
+  if (tag !== 'select' && tag !== 'textarea' && !(tag === 'input' && !BUTTON_TYPES.has((el.type || '').toLowerCase()))) {
+    const text = textOf(el);
+    if (text) return text;
+  }
+  const title = collapse(el.getAttribute('title'), NAME_MAX);
+  if (title) return title;
+  const alt = el.getAttribute('alt') || (el.querySelector && el.querySelector('img[alt]') ? el.querySelector('img[alt]').getAttribute('alt') : '');
+  if (collapse(alt)) return collapse(alt, NAME_MAX);
+  if (tag === 'input' && BUTTON_TYPES.has((el.type || '').toLowerCase())) {
+    return collapse(el.value || (el.type === 'submit' ? 'Submit' : el.type === 'reset' ? 'Reset' : ''), NAME_MAX);
+  }
+  return '';
+};
+
+const valueOf = (el, role) => {
+  const tag = el.tagName.toLowerCase();
+  if (tag === 'select') {
+    return collapse(Array.from(el.selectedOptions || []).map((o) => o.label || o.text).join(', '), VALUE_MAX);
+  }
+  if (tag === 'textarea') return collapse(el.value, VALUE_MAX);
+  if (tag === 'input') {
+    const type = (el.type || 'text').toLowerCase();
+    if (BUTTON_TYPES.has(type) || type === 'checkbox' || type === 'radio') return undefined;
+    // A password is sent only when the agent typed it (the server chose it); otherwise masked.
+    if (type === 'password') return typed.has(el) ? collapse(el.value, VALUE_MAX) : '•'.repeat(Math.min(el.value.length, 32));
+    if (type === 'file') return collapse(Array.from(el.files || []).map((f) => f.name).join(', '), VALUE_MAX);
+    return collapse(el.value, VALUE_MAX);
+  }
+  if (el.isContentEditable && role === 'inp') return collapse(el.innerText, VALUE_MAX);
+  if (role === 'inp' || role === 'slider') {
+    const now = el.getAttribute('aria-valuenow') || el.getAttribute('aria-valuetext');
+    if (now !== null) return collapse(now, VALUE_MAX);
+  }
+  return undefined;
+};
+
+const statesOf = (el) => {
+  const out = [];
+  const aria = (name) => el.getAttribute(name) === 'true';
+  if (el.matches(':disabled') || aria('aria-disabled')) out.push('disabled');
+  if (el.checked === true || aria('aria-checked') || aria('aria-pressed')) out.push('checked');
+  const isSummary = el.tagName.toLowerCase() === 'summary' && el.parentElement && el.parentElement.tagName.toLowerCase() === 'details';
+  if (aria('aria-expanded') || (isSummary && el.parentElement.open)) out.push('expanded');
+  else if (el.getAttribute('aria-expanded') === 'false' || (isSummary && !el.parentElement.open)) out.push('collapsed');
+  if (aria('aria-selected') || (el.tagName.toLowerCase() === 'option' && el.selected)) out.push('selected');
+  if (el.required === true || aria('aria-required')) out.push('required');
+  if (el.readOnly === true || aria('aria-readonly')) out.push('readonly');
+  if (el === document.activeElement && el !== document.body) out.push('focused');
+  return out;
+};

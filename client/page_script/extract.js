@@ -1,0 +1,156 @@
+// Fragment of the in-page script (the tree and the page signals); client/snapshot.py joins the fragments, in
+// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+
+// ---- occlusion: covered by a modal, or the centre point belongs to something else ----
+const openModal = () => {
+  const candidates = document.querySelectorAll('dialog[open], [aria-modal="true"]');
+  for (const d of candidates) {
+    const isModal = d.getAttribute('aria-modal') === 'true' || (d.matches && d.matches(':modal'));
+    if (isModal && isVisible(d)) return d;
+  }
+  return null;
+};
+
+const isOccluded = (el, rect, modal) => {
+  if (modal && !modal.contains(el)) return true;
+  const left = Math.max(rect.left, 0);
+  const right = Math.min(rect.right, window.innerWidth);
+  const top = Math.max(rect.top, 0);
+  const bottom = Math.min(rect.bottom, window.innerHeight);
+  if (right <= left || bottom <= top) return false; // off-screen: cannot tell
+  const root = el.getRootNode();
+  const probe = root.elementFromPoint ? root : document;
+  const hit = probe.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+  if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
+  if (el.labels && Array.from(el.labels).some((label) => label === hit || label.contains(hit))) return false;
+  return true;
+};
+
+// ---- collection ----
+const isPointerOrigin = (el) => {
+  const cursor = getComputedStyle(el).cursor;
+  if (cursor !== 'pointer') return false;
+  const parent = el.parentElement;
+  return !parent || getComputedStyle(parent).cursor !== 'pointer';
+};
+
+const collect = (root, out) => {
+  const all = root.querySelectorAll('*');
+  for (const el of all) {
+    if (el.matches(INTERACTIVE)) {
+      if (el.tagName.toLowerCase() !== 'label') out.push(el);
+    } else if (!el.closest(INTERACTIVE) && el.tagName.toLowerCase() !== 'label' && isPointerOrigin(el)
+      && collapse(el.textContent)) {
+      out.push(el);
+    }
+    if (el.shadowRoot) collect(el.shadowRoot, out);
+  }
+  return out;
+};
+
+const nextId = (prefix) => {
+  window.__stepwiseNextId = (window.__stepwiseNextId || 0) + 1;
+  return prefix + window.__stepwiseNextId;
+};
+
+const messages = () => {
+  const found = [];
+  const seen = new Set();
+  for (const el of document.querySelectorAll(MESSAGE_SELECTOR)) {
+    if (!isVisible(el)) continue;
+    const text = collapse(el.innerText || el.textContent, 200);
+    if (!text || seen.has(text)) continue;
+    if (found.some((m) => m.el.contains(el) && m.text === text)) continue;
+    seen.add(text);
+    const hint = `${typeof el.className === 'string' ? el.className : ''} ${el.id}`.toLowerCase();
+    const role = (el.getAttribute('role') || '').toLowerCase();
+    let kind = 'info';
+    if (/error|danger|invalid|fail|warning/.test(hint)) kind = 'error';
+    else if (/success|saved|complete|confirm/.test(hint)) kind = 'success';
+    else if (role === 'alert') kind = 'error';
+    found.push({ el, kind, text });
+  }
+  return found.map(({ kind, text }) => ({ kind, text }));
+};
+
+const sameTarget = ([outerName, outer], name, inner) => {
+  if (outerName !== name) return false;
+  const centre = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+  const [ox, oy] = centre(outer);
+  const [ix, iy] = centre(inner);
+  return Math.hypot(ox - ix, oy - iy) <= 10 && inner.width * inner.height >= 0.5 * outer.width * outer.height;
+};
+
+const extract = (opts) => {
+  const options = opts || {};
+  const prefix = options.prefix || '';
+  if (window.__stepwiseIdPrefix === undefined) window.__stepwiseIdPrefix = prefix;
+  // A new document of the same tab continues the tab's numbering: an id never names two
+  // different elements in one session, even across navigations.
+  if (options.floor && (window.__stepwiseNextId || 0) < options.floor) window.__stepwiseNextId = options.floor;
+  const offset = options.offset || [0, 0];
+  const modal = openModal();
+  const used = new Set();
+  const named = new Map(); // included element -> [its name, its rect]
+  const tree = [];
+  let stamped = 0;
+  for (const el of collect(document, [])) {
+    if (!isVisible(el)) continue;
+    const rect = el.getBoundingClientRect();
+    if (options.pruneToViewport && (rect.bottom < 0 || rect.right < 0
+      || rect.top > window.innerHeight || rect.left > window.innerWidth)) continue;
+    const name = nameOf(el);
+    // <li role=tab><a href>Tab 2</a></li>: one element to act on, not two with one name
+    // (only when the inner one fills the outer one, so a click on either lands on both).
+    const outer = el.parentElement && el.parentElement.closest(INTERACTIVE);
+    if (outer && named.has(outer) && sameTarget(named.get(outer), name, rect)) continue;
+    named.set(el, [name, rect]);
+    let id = el.getAttribute(ATTR);
+    if (!id || used.has(id)) { // a clone carries its original's id: give it its own
+      id = nextId(window.__stepwiseIdPrefix);
+      el.setAttribute(ATTR, id);
+      stamped += 1;
+    }
+    used.add(id);
+    const role = roleOf(el);
+    const node = { i: id, r: role, n: name };
+    const value = valueOf(el, role);
+    if (value !== undefined) node.v = value;
+    const states = statesOf(el);
+    if (states.length === 1) node.s = states[0];
+    else if (states.length > 1) node.s = states;
+    const x = rect.left + offset[0];
+    const y = rect.top + offset[1];
+    node.xy = [Math.round(x + rect.width / 2), Math.round(y + rect.height / 2)];
+    node.box = [Math.round(x), Math.round(y), Math.round(rect.width), Math.round(rect.height)];
+    if (options.frame) node.f = options.frame;
+    if (isOccluded(el, rect, modal)) node.occ = true;
+    tree.push(node);
+    if (options.maxNodes && tree.length >= options.maxNodes) break;
+  }
+  const found = messages();
+  const scrollable = document.documentElement.scrollHeight - window.innerHeight;
+  return {
+    tree,
+    stamped,
+    title: document.title,
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+    scrollPosition: scrollable > 0 ? Math.round((window.scrollY / scrollable) * 100) + '%' : '0%',
+    hasErrors: found.some((m) => m.kind === 'error'),
+    hasSuccess: found.some((m) => m.kind === 'success'),
+    messages: found,
+    docId: state.docId,
+  };
+};
+
+const find = (id) => {
+  const search = (root) => {
+    const direct = root.querySelector(`[${ATTR}="${CSS.escape(id)}"]`);
+    if (direct) return direct;
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) { const inner = search(el.shadowRoot); if (inner) return inner; }
+    }
+    return null;
+  };
+  return search(document);
+};
