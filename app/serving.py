@@ -53,28 +53,22 @@ class ServeOptions:
 
 def serve(options: ServeOptions, *, workers: int = 1, reload: bool = False) -> int:
     """Run until SIGINT/SIGTERM; the exit status of the server."""
-    if reload:
+    if reload or (workers > 1 and not hasattr(socket, "SO_REUSEPORT")):
+        # Development reloads, or a platform without SO_REUSEPORT: uvicorn's own supervisor.
         uvicorn.run(
             APP,
             factory=True,
             host=options.host,
             port=options.port,
-            reload=True,
-            log_level=options.log_level,
-        )
-        return 0
-    if workers <= 1 or not hasattr(socket, "SO_REUSEPORT"):
-        config = uvicorn.Config(
-            APP,
-            factory=True,
-            host=options.host,
-            port=options.port,
+            reload=reload,
             workers=workers,
             log_level=options.log_level,
         )
-        if workers > 1:  # no SO_REUSEPORT on this platform: uvicorn's shared-socket workers
-            uvicorn.Server(config).run()  # pragma: no cover
-            return 0
+        return 0
+    if workers <= 1:
+        config = uvicorn.Config(
+            APP, factory=True, host=options.host, port=options.port, log_level=options.log_level
+        )
         _Server(config).run()
         return 0
     _check_port_free(options)
@@ -83,7 +77,7 @@ def serve(options: ServeOptions, *, workers: int = 1, reload: bool = False) -> i
 
 def tune_gc() -> None:
     """Once the app has started: move everything alive (imported modules, compiled graph,
-    schemas — about a million objects) out of the collector's reach, and collect the young
+    schemas — some 200 000 objects) out of the collector's reach, and collect the young
     generation less often. A request allocates tens of thousands of short-lived containers;
     with the defaults every few hundred allocations start a collection and the frequent
     full ones walk the whole heap — a third of a worker's CPU under load."""
@@ -122,7 +116,6 @@ def listening_socket(options: ServeOptions) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((options.host, options.port))
     sock.listen(2048)
-    sock.set_inheritable(True)
     return sock
 
 
