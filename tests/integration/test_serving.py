@@ -149,16 +149,18 @@ def test_metrics_sum_every_worker(two_workers: tuple[subprocess.Popen[bytes], in
     finally:
         for conn in connections:
             conn.close()
+    # A worker records a request right after sending its answer: poll briefly.
+    _wait(lambda: _healthz_count(port) >= 30, timeout=5)  # the fixture's probes hit /readyz
+
+
+def _healthz_count(port: int) -> float:
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-    [line] = [
-        line
+    counts = [
+        float(line.rsplit(" ", 1)[1])
         for line in text.splitlines()
-        if line.startswith("stepwise_http_request_duration_seconds_count{")
-        and 'route="/healthz"' in line
+        if line.startswith("stepwise_http_request_duration_seconds_count{") and 'route="/healthz"' in line
     ]
-    assert (
-        float(line.rsplit(" ", 1)[1]) >= 30
-    )  # the fixture's readiness probes hit /readyz, not /healthz
+    return sum(counts)
 
 
 def test_a_dead_worker_is_replaced_and_sigterm_stops_everything(
