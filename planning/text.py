@@ -40,20 +40,37 @@ def fold(text: str) -> str:
     return " ".join(stripped.lower().split())
 
 
+# Element names and step targets repeat across the elements of a page and across requests:
+# their words are computed once (immutable tuples, so a cached value is never changed).
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(fold(text)))
+
+
+@lru_cache(maxsize=8192)
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _label_words(label: str) -> tuple[str, ...]:
+    all_words = _words(label)
+    kept = tuple(w for w in all_words if w not in ROLE_WORDS and w not in FILLER_WORDS)
+    return kept or all_words
+
+
 def words(text: str) -> list[str]:
-    return _WORD.findall(fold(text))
+    return list(_words(text))
 
 
 def label_words(label: str) -> list[str]:
     """The words that name an element in a step target ("the Save button" → ["save"])."""
-    all_words = words(label)
-    kept = [w for w in all_words if w not in ROLE_WORDS and w not in FILLER_WORDS]
-    return kept or all_words
+    return list(_label_words(label))
 
 
 def contains_phrase(haystack: str, needle: str) -> bool:
     """``needle``'s words appear in ``haystack`` as a contiguous run (case/accent-insensitive)."""
-    hay, need = words(haystack), words(needle)
+    hay, need = _words(haystack), _words(needle)
     if not need:
         return bool(fold(needle)) and fold(needle) in fold(haystack)
     span = len(need)
@@ -82,17 +99,18 @@ def label_matches(target: str, element: PageElement) -> bool:
     True when the target's naming words all occur in the element's name, placeholder or
     label context, when the element's whole name occurs in the target, or when the two
     are nearly the same string (typos, punctuation)."""
-    wanted = label_words(target)
+    wanted = _label_words(target)
     if not wanted:
         return False
+    wanted_set, wanted_text = frozenset(wanted), " ".join(wanted)
     for text in _element_texts(element):
-        have = set(words(text))
-        if have and set(wanted) <= have:
+        have = _word_set(text)
+        if have and wanted_set <= have:
             return True
-        name_words = label_words(text)
-        if name_words and len(" ".join(name_words)) >= 3 and contains_phrase(" ".join(wanted), " ".join(name_words)):
+        name_text = " ".join(_label_words(text))
+        if len(name_text) >= 3 and contains_phrase(wanted_text, name_text):
             return True
-        if _nearly_same(" ".join(wanted), fold(text)):
+        if _nearly_same(wanted_text, fold(text)):
             return True
     return False
 
