@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from functools import lru_cache
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Final
 
 from verification import PageElement
