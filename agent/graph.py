@@ -2,7 +2,8 @@
 ``agent/routing.py`` read flags, never prose.
 
     START ─ continuation? ─yes→ verification ─┬ goal_achieved → goal_achieved → finalize
-      │                                       ├ success → [velocity check] → replanning → planning → action_generation …
+      │                                       ├ success → [velocity check] → replanning ─(plan kept)→ action_generation …
+      │                                       │                                   └(discarded)→ planning → action_generation
       │                                       └ failure → correction → action_validation → …
       └─no→ complexity_check ─SIMPLE→ direct_action → action_validation → outcome_prediction → finalize
                            └COMPLEX→ context_analysis ─ASK_USER→ ask_user (no task)
@@ -41,6 +42,7 @@ from agent.routing import (
     route_after_context,
     route_after_correction,
     route_after_generation,
+    route_after_replanning,
     route_after_search,
     route_after_validation,
     route_after_verification,
@@ -103,7 +105,7 @@ def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[Int
         _inline(route_after_verification),
         {"goal_achieved": "goal_achieved", "next_action": "replanning", "correction": "correction", "reflection": "reflection"},
     )
-    graph.add_edge("replanning", "planning")
+    graph.add_conditional_edges("replanning", _inline(route_after_replanning))
     graph.add_conditional_edges("correction", _inline(route_after_correction))
     graph.add_edge("goal_achieved", "finalize")
     graph.add_edge("reflection", "finalize")

@@ -34,6 +34,13 @@ def route_after_verification(state: InteractState) -> Literal["goal_achieved", "
     return "next_action"
 
 
+def route_after_replanning(state: InteractState) -> Literal["planning", "action_generation"]:
+    """A kept (or modified) plan goes straight to the next action; none — discarded by
+    re-planning — is made again."""
+    plan = state.get("plan")
+    return "action_generation" if plan is not None and plan.steps else "planning"
+
+
 def route_after_generation(state: InteractState) -> Literal["critic", "action_validation"]:
     return "critic" if state.get("critic_needed") is True else "action_validation"
 

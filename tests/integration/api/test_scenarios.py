@@ -344,3 +344,23 @@ async def test_a_long_task_shows_the_model_its_last_ten_steps_and_a_summary_of_t
     assert len(last) == 11
     assert 'setValue("112", "yes")' in last[-1]
     assert "earlier step" not in history[5]
+
+
+async def test_a_plan_the_model_discards_is_made_again_and_a_kept_one_is_not(make_api: ApiFactory) -> None:
+    def discard(_: SeenPrompt) -> dict[str, Any]:
+        return {"valid": False, "minor_modifications_only": False, "suggested_changes": ["start over"], "modified_steps": None}
+
+    kept = _model()
+    api = await _with_model(make_api, kept)
+    bodies = await _run(api, PATIENT_PAGES)
+    assert bodies[-1]["status"] == "completed"
+    assert kept.purposes().count("PLANNING") == 1
+
+    discarding = _model(REPLANNING=discard)
+    api = await _with_model(make_api, discarding)
+    bodies = await _run(api, PATIENT_PAGES)
+    calls = discarding.purposes()
+    assert calls.index("REPLANNING") < calls.index("PLANNING", calls.index("REPLANNING"))  # made again after the discard
+    assert calls.count("PLANNING") == 2
+    assert [b["action"] for b in bodies] == ['click("10")', 'setValue("20", "Jas")', 'click("22")', "finish()"]
+    assert bodies[-1]["status"] == "completed"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.routing import route_after_verification, route_start
+from agent.routing import route_after_replanning, route_after_verification, route_start
+from planning import Plan, PlanStep
 
 
 class _Verdict:
@@ -39,3 +40,10 @@ def test_successful_step_goes_on() -> None:
 def test_missing_verification_goes_on_without_finishing() -> None:
     state = _state(verification=None, goal_achieved=False, step_succeeded=False)
     assert route_after_verification(state) == "next_action"
+
+
+def test_a_kept_plan_skips_planning_and_a_discarded_one_is_made_again() -> None:
+    kept = Plan(goal="Save", steps=[PlanStep(index=0, description="Click Save", kind="click", target="Save", success_criterion="saved")])
+    assert route_after_replanning(_state(plan=kept)) == "action_generation"
+    assert route_after_replanning(_state(plan=None)) == "planning"
+    assert route_after_replanning(_state()) == "planning"
