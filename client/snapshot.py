@@ -24,7 +24,9 @@ from playwright.async_api import Frame, Locator, Page
 from client.errors import ActionError
 
 # The in-page script's fragments (client/page_script/README.md), joined into one function.
-PAGE_SCRIPT_PARTS: Final[tuple[str, ...]] = ("constants.js", "witness.js", "describe.js", "extract.js", "install.js")
+PAGE_SCRIPT_PARTS: Final[tuple[str, ...]] = (
+    "constants.js", "witness.js", "describe.js", "containers.js", "extract.js", "install.js"
+)
 
 
 def _page_script() -> str:

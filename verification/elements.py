@@ -6,6 +6,9 @@ from dataclasses import dataclass, field, fields, make_dataclass
 from typing import Any, Final, Literal
 
 MessageKind = Literal["error", "success", "alert", "status", "toast"]
+ContainerKind = Literal["row", "item", "card", "dialog", "section", "form"]
+CONTAINER_LIMIT: Final = 3  # containers kept per element, nearest first
+CONTAINER_TEXT_LIMIT: Final = 120  # characters of a container's identifying text
 
 # V3 minified roles and tag-ish spellings → full ARIA role names. Anything else is kept
 # as given (lower-cased), so new ARIA roles pass through untouched.
@@ -69,7 +72,15 @@ def normalize_state(state: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PageElement:
-    """One interactive element. ``id`` is what actions target (``click("14")``)."""
+    """One interactive element. ``id`` is what actions target (``click("14")``).
+
+    ``container``: the rows, list items, cards, dialogs, sections and forms the element sits
+    in, nearest first, at most 3, each ``"<kind>: <text>"`` with the text a person would name
+    it by (``"row: Bob Smith · bob@x.org"``, ``"section: Billing"``; rules in
+    :mod:`verification.html_containers`); ``()`` outside any (and for hidden HTML elements).
+    ``text``: the visible text when it differs from ``name`` (case and spacing aside) — an
+    aria-label or aria-labelledby overrode it (``<button aria-label="Save">Delete</button>``);
+    else ``None``."""
 
     id: str
     role: str
@@ -88,6 +99,8 @@ class PageElement:
     options: tuple[str, ...] = ()
     context: str | None = None
     scroll: dict[str, Any] | None = None
+    container: tuple[str, ...] = ()
+    text: str | None = None
 
     @property
     def disabled(self) -> bool:
@@ -131,7 +144,7 @@ _FIELD_COUNT: Final = len(fields(PageElement))
 
 
 def new_element(*values: Any) -> PageElement:
-    """Build a ``PageElement`` from all 17 field values in declaration order.
+    """Build a ``PageElement`` from all 19 field values in declaration order.
 
     A page yields hundreds to thousands of elements per request; the frozen dataclass
     ``__init__`` routes every field through ``object.__setattr__`` and costs ~8× as much.

@@ -6,9 +6,10 @@ malformed markup — with scripting on, so ``<noscript>`` content is text and
 
 Cost model: one C-level CSS pass (:data:`~verification.html_rules.EXTRACT_QUERY`) finds
 every node of interest in document order; Python touches only those nodes, plus each
-distinct ancestor once (memoised) to learn about hidden ancestors, labels, fieldsets and
-the nearest ancestor ``id`` used in positional keys. The DOM hash is computed from the
-bytes before parsing (see :mod:`verification.hashing`); the page text is read last, after
+distinct ancestor once (memoised) to learn about hidden ancestors, labels, fieldsets, the
+containers (rows, list items, cards, dialogs, sections, forms — each named once, see
+:mod:`verification.html_containers`) and the nearest ancestor ``id`` used in positional
+keys. The DOM hash is computed from the bytes before parsing (see :mod:`verification.hashing`); the page text is read last, after
 scripts, styles and hidden subtrees are unlinked from the tree.
 """
 
@@ -20,8 +21,10 @@ from typing import Final
 
 from verification.elements import PageElement, PageMessage, collapse, new_element
 from verification.hashing import hash_scrubbed, parse_html, resolve_volatile, scrub_html
+from verification.html_containers import ContainerNames
 from verification.html_nodes import (
     ANCHOR,
+    CONTAINERS,
     CONTEXT_LIMIT,
     FIELDSET,
     FORM_TAGS,
@@ -30,7 +33,6 @@ from verification.html_nodes import (
     LABEL,
     NAME_LIMIT,
     NO_TEXT_TAGS,
-    ROOT,
     PageNodes,
     Walker,
     collapse_prefix,
@@ -70,7 +72,7 @@ def _build_elements(
 ) -> tuple[list[PageElement], dict[str, Descriptor], str | None]:
     refs = page.referenced_text()
     walk_hidden = bool(page.hidden_ids)
-    walk_forms = bool(page.label_nodes or page.legends or page.disabled_fieldsets)
+    containers = ContainerNames(page, walker, refs)
     used: set[str] = set()
     ordinals: dict[tuple[str | None, str], int] = {}
     elements: list[PageElement] = []
@@ -92,10 +94,7 @@ def _build_elements(
             continue  # a bare named anchor (<a name="top"></a>) is not something to act on
         is_form = tag in FORM_TAGS
         key = stable_key(tag, input_type, attrs)
-        if walk_hidden or key is None or (walk_forms and (is_form or tag == "button")):
-            up = walker.of(node.parent)
-        else:
-            up = ROOT
+        up = walker.of(node.parent)
         label = ""
         if is_form:
             own_id = get("id")
@@ -144,9 +143,15 @@ def _build_elements(
             key = unique_key(key, used)
         else:
             used.add(key)
+        chain = up[CONTAINERS]
+        container = containers.of(node, chain, text) if chain and not hidden else ()
+        # The visible text, when an aria-label / aria-labelledby overrode it as the name.
+        shown_text = (
+            None if text_field or not text or text == name or text.lower() == name.lower() else text
+        )
         element = new_element(
             key, role, name, value, tag, input_type, get("placeholder"), get("href") if tag == "a" else None,
-            states, hidden, False, None, None, 0, options, context, None,
+            states, hidden, False, None, None, 0, options, context, None, container, shown_text,
         )  # fmt: skip
         elements.append(element)
         if states and focused is None and "focused" in states:
@@ -186,7 +191,9 @@ def extract_html(
     del data  # the parser keeps its own reference
     page = PageNodes(tree)
     page.classify(select(EXTRACT_QUERY, tree.root))
-    walker = Walker(page.hidden_ids, {node.mem_id for node, _kind in page.message_nodes})
+    walker = Walker(
+        page.hidden_ids, {node.mem_id for node, _kind in page.message_nodes}, page.container_kinds
+    )
     elements, element_map, focused = _build_elements(page, walker)
     messages = _build_messages(page, walker)
     skeleton = make_skeleton("html", element_map, message_map(messages))

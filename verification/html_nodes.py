@@ -11,7 +11,16 @@ from selectolax.lexbor import LexborCSSSelector, LexborHTMLParser, LexborNode
 
 from verification.elements import MessageKind, collapse
 from verification.hashing import PRUNED_TAGS
-from verification.html_rules import explicit_role, hides_subtree, is_interactive, message_kind
+from verification.html_rules import (
+    CONTAINER_ROLES,
+    CONTAINER_TAGS,
+    HEADING_TAGS,
+    container_kind,
+    explicit_role,
+    hides_subtree,
+    is_interactive,
+    message_kind,
+)
 
 NAME_LIMIT: Final = 100
 CONTEXT_LIMIT: Final = 80
@@ -47,25 +56,39 @@ def select_first(query: str, node: LexborNode) -> LexborNode | None:
     return found[0] if found else None
 
 
+# The mem_ids of the containers around a node, nearest first.
+Chain = tuple[int, ...]
+CHAIN_LIMIT: Final = 6  # a few more than an element keeps: unnamed ones are skipped
 # Ancestor facts, as a plain tuple (cheaper than a NamedTuple on this hot path):
 # (inside a hidden subtree, nearest ancestor id, nearest <label> mem_id,
-#  nearest <fieldset> mem_id, inside a message node)
-_Ancestry = tuple[bool, "str | None", "int | None", "int | None", bool]
+#  nearest <fieldset> mem_id, inside a message node, containers)
+_Ancestry = tuple[bool, "str | None", "int | None", "int | None", bool, Chain]
 HIDDEN: Final = 0
 ANCHOR: Final = 1
 LABEL: Final = 2
 FIELDSET: Final = 3
 IN_MESSAGE: Final = 4
-ROOT: _Ancestry = (False, None, None, None, False)
+CONTAINERS: Final = 5
+ROOT: _Ancestry = (False, None, None, None, False, ())
 
 
 class Walker:
-    """Memoised ancestor facts: each distinct ancestor is visited once per page."""
+    """Memoised ancestor facts: each distinct ancestor is visited once per page.
 
-    def __init__(self, hidden: set[int], messages: set[int]) -> None:
+    ``kinds`` holds the container kind of the nodes whose tag alone does not tell it (an
+    explicit role, a card class); ``containers`` collects every container met, by mem_id
+    (:meth:`kind` tells which)."""
+
+    def __init__(self, hidden: set[int], messages: set[int], kinds: dict[int, str]) -> None:
         self.hidden = hidden
         self.messages = messages
+        self.kinds = kinds
         self.memo: dict[int, _Ancestry] = {}
+        self.containers: dict[int, LexborNode] = {}
+
+    def kind(self, mem: int) -> str:
+        """The kind of the container ``containers[mem]``."""
+        return self.kinds.get(mem) or CONTAINER_TAGS[self.containers[mem].tag or ""]
 
     def of(self, node: LexborNode | None) -> _Ancestry:
         path: list[LexborNode] = []
@@ -80,17 +103,36 @@ class Walker:
             node = node.parent
         hidden_ids = self.hidden
         message_ids = self.messages
+        kinds = self.kinds
+        containers = self.containers
         for item in reversed(path):
             mem = item.mem_id
             tag = item.tag
-            hidden, anchor, label, fieldset, in_message = found
-            found = (
-                hidden or mem in hidden_ids,
-                item.id or anchor,
-                mem if tag == "label" else label,
-                mem if tag == "fieldset" else fieldset,
-                in_message or mem in message_ids,
-            )
+            hidden, anchor, label, fieldset, in_message, chain = found
+            if tag in CONTAINER_TAGS or mem in kinds:
+                kind = kinds.get(mem)
+                if kind is None:
+                    kind = CONTAINER_TAGS[tag]  # type: ignore[index]  # tag is a str here
+                if kind:
+                    containers[mem] = item
+                    chain = (mem, *chain[: CHAIN_LIMIT - 1])
+            node_id = item.id
+            if (
+                node_id
+                or chain is not found[CONTAINERS]
+                or tag == "label"
+                or tag == "fieldset"
+                or mem in hidden_ids
+                or mem in message_ids
+            ):  # else: the parent's facts, shared (most nodes; saves a tuple each)
+                found = (
+                    hidden or mem in hidden_ids,
+                    node_id or anchor,
+                    mem if tag == "label" else label,
+                    mem if tag == "fieldset" else fieldset,
+                    in_message or mem in message_ids,
+                    chain,
+                )
             memo[mem] = found
         return found
 
@@ -124,6 +166,10 @@ class PageNodes:
         self.legends: dict[int, str] = {}
         self.disabled_fieldsets: set[int] = set()
         self.title: str | None = None
+        # Containers: kinds the tag does not tell, and the headings and legends that may
+        # name them (in document order, True for a legend).
+        self.container_kinds: dict[int, str] = {}
+        self.headings: list[tuple[LexborNode, bool]] = []
 
     def classify(self, nodes: Iterable[LexborNode]) -> None:
         seen: set[int] = set()
@@ -137,6 +183,16 @@ class PageNodes:
                 self.pruned.append(node)
                 continue
             attrs = node.attributes
+            role = explicit_role(attrs)
+            classes = attrs.get("class")
+            if (
+                role in CONTAINER_ROLES
+                or tag in CONTAINER_TAGS
+                or (classes is not None and ("card" in classes or "Card" in classes))
+            ):
+                container = container_kind(tag, role, attrs)
+                if container != CONTAINER_TAGS.get(tag, ""):  # a role or class says otherwise
+                    self.container_kinds[mem] = container
             if hides_subtree(tag, attrs):
                 self.hidden_ids.add(mem)
                 self.hidden_nodes.append(node)
@@ -148,6 +204,7 @@ class PageNodes:
                     self.label_nodes[mem] = node
                 continue
             if tag == "legend":
+                self.headings.append((node, True))
                 parent = node.parent
                 if parent is not None and parent.tag == "fieldset":
                     self.legends.setdefault(parent.mem_id, node_text(node, CONTEXT_LIMIT))
@@ -161,7 +218,8 @@ class PageNodes:
                 if self.title is None and parent is not None and parent.tag == "head":
                     self.title = node_text(node, 300)
                 continue
-            role = explicit_role(attrs)
+            if tag in HEADING_TAGS or role == "heading":
+                self.headings.append((node, False))
             if is_interactive(tag, role, attrs):
                 self.interactive.append((node, tag, attrs, role))
                 continue
@@ -177,6 +235,10 @@ class PageNodes:
                 value = attrs.get(attr)
                 if value:
                     wanted.update(value.split())
+        return self.text_by_id(wanted, CONTEXT_LIMIT)
+
+    def text_by_id(self, wanted: set[str], limit: int) -> dict[str, str]:
+        """Text of the elements with these ids (the first of each), in one CSS pass."""
         if not wanted:
             return {}
         ids = sorted(wanted)[:200]
@@ -187,7 +249,7 @@ class PageNodes:
         for node in select(query, self.tree.root):
             node_id = node.id
             if node_id and node_id not in out:
-                out[node_id] = node_text(node, CONTEXT_LIMIT)
+                out[node_id] = node_text(node, limit)
         return out
 
 

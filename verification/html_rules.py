@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from verification.elements import MessageKind, normalize_role
+from verification.elements import ContainerKind, MessageKind, normalize_role
 
 INTERACTIVE_TAGS: Final[frozenset[str]] = frozenset(
     {"a", "button", "input", "select", "textarea", "summary"}
@@ -51,6 +51,27 @@ _ERROR_WORDS: Final[tuple[str, ...]] = ("error", "danger", "invalid", "fail")
 _BUTTON_INPUT_TYPES: Final[frozenset[str]] = frozenset(
     {"button", "submit", "reset", "image", "file"}
 )
+# The containers an element can sit in (``PageElement.container``). An explicit role wins;
+# ``presentation`` / ``none`` take the tag's meaning away; any other role leaves it.
+CONTAINER_TAGS: Final[dict[str, ContainerKind]] = {
+    "tr": "row",
+    "li": "item",
+    "article": "card",
+    "dialog": "dialog",
+    "section": "section",
+    "fieldset": "section",
+    "form": "form",
+}
+CONTAINER_ROLES: Final[dict[str, ContainerKind]] = {
+    "row": "row",
+    "listitem": "item",
+    "article": "card",
+    "dialog": "dialog",
+    "alertdialog": "dialog",
+    "region": "section",
+    "form": "form",
+}
+HEADING_TAGS: Final[frozenset[str]] = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def _query() -> str:
@@ -67,6 +88,8 @@ def _query() -> str:
         "dialog",
     ]
     parts += ["label", "legend", "fieldset", "title", "script", "style", "noscript"]
+    # Containers a tag alone does not tell (a card class) and the headings that name them.
+    parts += ['[class*="card" i]', *sorted(HEADING_TAGS)]
     return ", ".join(parts)
 
 
@@ -77,6 +100,26 @@ EXTRACT_QUERY: Final[str] = _query()
 def explicit_role(attributes: dict[str, str | None]) -> str | None:
     tokens = (attributes.get("role") or "").split()
     return tokens[0].lower() if tokens else None
+
+
+def container_kind(tag: str, role: str | None, attributes: dict[str, str | None]) -> str:
+    """``row``, ``item``, ``card``, ``dialog``, ``section``, ``form``, or ``""`` when the node
+    is none of them. A card by class is a class word ending in "card" or "Card" (``card``,
+    ``product-card``, ``ProductCard``) — not ``cards`` (a grid of them) nor ``card-body``
+    (a part of one)."""
+    if role is not None:
+        kind = CONTAINER_ROLES.get(role)
+        if kind is not None:
+            return kind
+    if role not in ("presentation", "none"):
+        kind = CONTAINER_TAGS.get(tag)
+        if kind is not None:
+            return kind
+    classes = attributes.get("class")
+    if classes and ("card" in classes or "Card" in classes):
+        if any(token.endswith(("card", "Card")) for token in classes.split()):
+            return "card"
+    return ""
 
 
 def is_interactive(tag: str, role: str | None, attributes: dict[str, str | None]) -> bool:

@@ -2,8 +2,10 @@
 
 Keys: ``i`` id, ``r`` role (``btn``, ``inp``, ``link``, ``chk``, ``sel`` …), ``n`` name,
 ``v`` value, ``s`` state (``"disabled"``, ``"checked,expanded"`` or a list), ``xy``,
-``f`` frame, ``box``, ``scr`` scroll container, ``occ`` occluded. Unknown keys are
-ignored so the extension can add fields; a malformed known key raises
+``f`` frame, ``box``, ``scr`` scroll container, ``occ`` occluded, ``ctx`` the containers
+the element sits in (``["row: Bob Smith · bob@x.org", "section: People"]``, nearest first,
+at most 3 of at most 200 characters), ``t`` its visible text when the name overrode it.
+Unknown keys are ignored so the extension can add fields; a malformed known key raises
 :class:`~verification.elements.PageInputError` naming the node index and the key.
 """
 
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from verification.elements import (
+    CONTAINER_LIMIT,
     MESSAGE_ROLES,
     PageElement,
     PageInputError,
@@ -27,6 +30,7 @@ from verification.hashing import canonical_hash
 from verification.skeleton import Descriptor, Skeleton, descriptor, make_skeleton, message_map
 
 NAME_LIMIT: Final = 300
+CTX_ENTRY_LIMIT: Final = 200
 _STATE_SPLIT: Final = str.maketrans({",": " ", ";": " ", "|": " "})
 
 
@@ -87,6 +91,42 @@ def _coords(node: Mapping[str, Any], key: str, size: int, index: int) -> tuple[f
         shape = "[x, y]" if size == 2 else "[x, y, width, height]"
         raise _fail(index, key, f"expected {shape} numbers, got {raw!r}")
     return tuple(float(x) for x in raw)
+
+
+def _containers(raw: Any, index: int) -> tuple[str, ...]:
+    """``ctx``: a list of at most 3 strings of at most 200 characters (blank ones dropped)."""
+    if type(raw) is list and len(raw) <= CONTAINER_LIMIT:  # the common case, checked once
+        kept: list[str] = []
+        for entry in raw:
+            if type(entry) is not str or len(entry) > CTX_ENTRY_LIMIT:
+                break  # the general reader below names what is wrong
+            text = " ".join(entry.split())
+            if text:
+                kept.append(text)
+        else:
+            return tuple(kept)
+    if type(raw) is not list and (isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence)):
+        raise _fail(index, "ctx", f"expected a list of container strings, got {type(raw).__name__}")
+    if len(raw) > CONTAINER_LIMIT:
+        raise _fail(
+            index,
+            "ctx",
+            f"expected at most {CONTAINER_LIMIT} containers (nearest first), got {len(raw)}",
+        )
+    out: list[str] = []
+    for n, entry in enumerate(raw):
+        if type(entry) is not str:
+            raise _fail(index, "ctx", f"entry {n}: expected a string, got {type(entry).__name__}")
+        if len(entry) > CTX_ENTRY_LIMIT:
+            raise _fail(
+                index,
+                "ctx",
+                f"entry {n}: expected at most {CTX_ENTRY_LIMIT} characters, got {len(entry)}",
+            )
+        text = collapse(entry)
+        if text:
+            out.append(text)
+    return tuple(out)
 
 
 _NUMBER_TYPES: Final = (int, float)  # checked with ``type(x) in``: excludes bool
@@ -162,6 +202,16 @@ def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
         raise _fail(index, "occ", f"expected true/false, got {occluded!r}")
     if role in MESSAGE_ROLES:
         return PageMessage(kind=MESSAGE_ROLES[role], text=name), collapsed
+    raw_ctx = get("ctx")
+    container = () if raw_ctx is None else _containers(raw_ctx, index)
+    text = get("t")
+    if text is not None:
+        if type(text) is str and len(text) <= NAME_LIMIT:
+            text = " ".join(text.split())
+        else:
+            text = collapse(_text_field(node, "t", index) or "", NAME_LIMIT)
+        if not text or text == name or text.lower() == name.lower():
+            text = None  # kept only when it says something other than the name
     element = new_element(
         element_id,  # id
         role,
@@ -180,6 +230,8 @@ def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
         (),  # options
         None,  # context
         dict(scroll) if scroll else None,
+        container,
+        text,
     )
     return element, collapsed
 
@@ -225,7 +277,7 @@ def v3_skeleton(
 
 
 def _canonical(element: PageElement, collapsed: bool) -> list[Any]:
-    return [
+    out = [
         element.id,
         element.role,
         element.name,
@@ -239,6 +291,9 @@ def _canonical(element: PageElement, collapsed: bool) -> list[Any]:
         element.frame,
         element.scroll,
     ]
+    if element.container or element.text is not None:  # absent: the hash of an older client
+        out += [list(element.container), element.text]
+    return out
 
 
 def v3_hash(

@@ -50,9 +50,10 @@ const textWithout = (root, skip) => {
   return collapse(parts.join(' '), NAME_MAX);
 };
 
-// Visible text, without aria-hidden parts (an icon glyph such as "×" is not a name).
-const textOf = (el) => {
-  if (!el.querySelector('[aria-hidden="true"]')) return collapse(el.innerText || el.textContent, NAME_MAX);
+// Visible text, without aria-hidden parts (an icon glyph such as "×" is not a name), cut at
+// `max` characters (0: not cut).
+const textOf = (el, max = NAME_MAX) => {
+  if (!el.querySelector('[aria-hidden="true"]')) return collapse(el.innerText || el.textContent, max);
   const parts = [];
   const walk = (node) => {
     if (node.nodeType === 3) { parts.push(node.textContent); return; }
@@ -62,7 +63,7 @@ const textOf = (el) => {
     for (const child of node.childNodes) walk(child);
   };
   walk(el);
-  return collapse(parts.join(' '), NAME_MAX);
+  return collapse(parts.join(' '), max);
 };
 
 const byIds = (el, attr) => {
@@ -74,7 +75,8 @@ const byIds = (el, attr) => {
   }).join(' '), NAME_MAX);
 };
 
-const nameOf = (el) => {
+// `visible`: textOf(el), when the caller has it already.
+const nameOf = (el, visible) => {
   const aria = collapse(el.getAttribute('aria-label'), NAME_MAX);
   if (aria) return aria;
   const labelledby = byIds(el, 'aria-labelledby');
@@ -98,7 +100,7 @@ const nameOf = (el) => {
   }
   const tag = el.tagName.toLowerCase();
   if (tag !== 'select' && tag !== 'textarea' && !(tag === 'input' && !BUTTON_TYPES.has((el.type || '').toLowerCase()))) {
-    const text = textOf(el);
+    const text = visible === undefined ? textOf(el) : visible;
     if (text) return text;
   }
   const title = collapse(el.getAttribute('title'), NAME_MAX);

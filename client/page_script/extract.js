@@ -90,6 +90,7 @@ const extract = (opts) => {
   if (options.floor && (window.__stepwiseNextId || 0) < options.floor) window.__stepwiseNextId = options.floor;
   const offset = options.offset || [0, 0];
   const modal = openModal();
+  const containers = containerReader();
   const used = new Set();
   const named = new Map(); // included element -> [its name, its rect]
   const tree = [];
@@ -99,7 +100,10 @@ const extract = (opts) => {
     const rect = el.getBoundingClientRect();
     if (options.pruneToViewport && (rect.bottom < 0 || rect.right < 0
       || rect.top > window.innerHeight || rect.left > window.innerWidth)) continue;
-    const name = nameOf(el);
+    const role = roleOf(el);
+    // What a sighted user reads on it; not for fields, whose text is a value.
+    const visible = role === 'inp' || isFormControl(el) ? undefined : textOf(el);
+    const name = nameOf(el, visible);
     // <li role=tab><a href>Tab 2</a></li>: one element to act on, not two with one name
     // (only when the inner one fills the outer one, so a click on either lands on both).
     const outer = el.parentElement && el.parentElement.closest(INTERACTIVE);
@@ -112,8 +116,8 @@ const extract = (opts) => {
       stamped += 1;
     }
     used.add(id);
-    const role = roleOf(el);
     const node = { i: id, r: role, n: name };
+    if (visible && visible.toLowerCase() !== name.toLowerCase()) node.t = visible;
     const value = valueOf(el, role);
     if (value !== undefined) node.v = value;
     const states = statesOf(el);
@@ -125,6 +129,12 @@ const extract = (opts) => {
     node.box = [Math.round(x), Math.round(y), Math.round(rect.width), Math.round(rect.height)];
     if (options.frame) node.f = options.frame;
     if (isOccluded(el, rect, modal)) node.occ = true;
+    const ctx = containers.of(el, () => {
+      const tag = el.tagName.toLowerCase();
+      if (tag === 'input' || tag === 'select') return '';
+      return visible !== undefined && visible.length < NAME_MAX ? visible : windowOf(el);
+    });
+    if (ctx.length) node.ctx = ctx;
     tree.push(node);
     if (options.maxNodes && tree.length >= options.maxNodes) break;
   }
