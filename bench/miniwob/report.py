@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean
@@ -61,10 +61,12 @@ def per_task(episodes: Sequence[EpisodeResult]) -> list[Summary]:
 
 
 def markdown(tasks: Sequence[Summary], overall: Summary, meta: dict[str, Any]) -> str:
+    shown = meta.get("model", "none") not in ("none", "server")
+    model = f" · model: {meta['model']}" if shown else ""
     lines = [
         "# MiniWoB++ — Stepwise reference client",
         "",
-        f"Server: {meta['server']} · seeds per task: {meta['seeds']} · episode limit: {meta['episode_limit']} · "
+        f"Server: {meta['server']}{model} · seeds per task: {meta['seeds']} · episode limit: {meta['episode_limit']} · "
         f"max steps: {meta['max_steps']} · run at {meta['started']}",
         "",
         "| task | episodes | success | mean reward | mean raw | steps | model calls | tokens in/out | server ms/step | false compl. | missed compl. | outcomes |",
@@ -145,4 +147,96 @@ def write(out: Path, episodes: Sequence[EpisodeResult], meta: dict[str, Any]) ->
     paths["markdown"].write_text(markdown(tasks, overall, meta))
     if tasks:
         chart(tasks, paths["chart"])
+    return paths
+
+
+# --- the same task list under several models, side by side -------------------------------
+
+
+def _cells(values: Sequence[object]) -> str:
+    return " / ".join(str(v) for v in values)
+
+
+def compare_markdown(
+    tasks: Sequence[Mapping[str, Summary]], overall: Mapping[str, Summary], meta: dict[str, Any]
+) -> str:
+    labels = list(overall)
+    both = " / ".join(labels)
+    lines = [
+        f"# MiniWoB++ — Stepwise with model {both}",
+        "",
+        f"Server: {meta['server']} · seeds per task: {meta['seeds']} · "
+        f"episode limit: {meta['episode_limit']} · max steps: {meta['max_steps']} · "
+        f"run at {meta['started']}",
+        "",
+        *(f"- **{label}**: {meta['models'][label]}" for label in labels),
+        "",
+        f"Each cell reads {both}.",
+        "",
+        "| task | episodes | success | false compl. | missed compl. | model calls | "
+        + " | ".join(f"outcomes ({label})" for label in labels)
+        + " |",
+        "|---|---:|---:|---:|---:|---:|" + "---|" * len(labels),
+    ]
+    for rows in [*tasks, overall]:
+        runs = [rows[label] for label in labels]
+        name = f"**{runs[0].name}**" if rows is overall else runs[0].name
+        outcomes = [", ".join(f"{k} {v}" for k, v in r.outcomes.items()) or "—" for r in runs]
+        cells = [
+            _cells(r.episodes for r in runs),
+            _cells(f"{r.success_rate:.0%}" for r in runs),
+            _cells(r.false_completions for r in runs),
+            _cells(r.missed_completions for r in runs),
+            _cells(r.model_calls for r in runs),
+            *outcomes,
+        ]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    requests = meta.get("model_requests") or {}
+    for label, counts in requests.items():
+        listed = ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())) or "none"
+        lines += ["", f"Requests the {label} model answered, by purpose: {listed}."]
+    lines += [
+        "",
+        "Success: the episode ended with raw reward > 0. False completion: Stepwise finished "
+        "but the reward is ≤ 0 — what a lying model tries to cause. Missed completion: the episode had "
+        "succeeded but Stepwise did not finish. Model calls: as Stepwise reported them.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_comparison(
+    out: Path, runs: Mapping[str, Sequence[EpisodeResult]], meta: dict[str, Any]
+) -> dict[str, Path]:
+    """One report for the same task list run under each model of ``runs`` (label →
+    episodes, in column order): compare.json and compare.md."""
+    out.mkdir(parents=True, exist_ok=True)
+    names = list(dict.fromkeys(e.task for episodes in runs.values() for e in episodes))
+    tasks = [
+        {
+            label: summarise(name, [e for e in episodes if e.task == name])
+            for label, episodes in runs.items()
+        }
+        for name in names
+    ]
+    overall = {label: summarise("overall", episodes) for label, episodes in runs.items()}
+    paths = {"json": out / "compare.json", "markdown": out / "compare.md"}
+    paths["json"].write_text(
+        json.dumps(
+            {
+                "meta": meta,
+                "models": list(runs),
+                "overall": {label: s.to_json() for label, s in overall.items()},
+                "tasks": [
+                    {"name": name, **{label: s.to_json() for label, s in row.items()}}
+                    for name, row in zip(names, tasks, strict=True)
+                ],
+                "episodes": {
+                    label: [e.to_json() for e in episodes] for label, episodes in runs.items()
+                },
+            },
+            indent=2,
+        )
+    )
+    paths["markdown"].write_text(compare_markdown(tasks, overall, meta))
     return paths

@@ -1,10 +1,16 @@
 """MiniWoB++ benchmark: ``.venv/bin/python -m bench.miniwob.run [--tasks FILE] [--seeds N]
-[--out DIR] [--server URL]``.
+[--out DIR] [--server URL] [--model none|lying|nonsense|invalid|env] [--compare]``.
 
 Serves the ``miniwob`` package's html folder on 127.0.0.1, plays each task and seed with the
 reference client against Stepwise (a local server on the embedded defaults unless
 ``--server`` is given; then the key is ``--api-key`` or ``$STEPWISE_API_KEY``) and writes
 results.json, results.md and results.png to ``--out``.
+
+``--model`` chooses the local server's model: ``none`` (no model key, the default),
+``lying`` / ``nonsense`` / ``invalid`` (a broken fake Gemini on 127.0.0.1,
+:class:`bench.lying_model.LyingGemini`) or ``env`` (whatever ``GEMINI_API_KEY`` the
+environment holds). ``--compare`` runs the task list with no model, then with ``--model``
+(``lying`` unless another broken model is named), and writes compare.json and compare.md.
 """
 
 from __future__ import annotations
@@ -15,18 +21,25 @@ import contextlib
 import os
 import sys
 import tempfile
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from bench.miniwob.env import serve_html
 from bench.miniwob.harness import EpisodeResult, run_episode
-from bench.miniwob.report import write
+from bench.lying_model import MODES, LyingGemini, Mode
+from bench.miniwob.report import write, write_comparison
 from client import StepwiseClient, launch_browser
 from client.local_server import local_server
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_TASKS = REPO.parent / "shared" / "bench" / "miniwob-dev.txt"
 DEFAULT_OUT = REPO / "bench" / "results" / "miniwob"
+MODEL_CHOICES = ("none", *MODES, "env")
+_FAKES: dict[str, Mode] = {mode: mode for mode in MODES}
+# A fake model must not switch on the real web search either.
+_NO_PROVIDERS = {"TAVILY_API_KEY": "", "STEPWISE_TAVILY_API_KEY": ""}
 
 
 def read_tasks(path: Path) -> list[str]:
@@ -84,6 +97,57 @@ async def run_all(
     return episodes
 
 
+@dataclass(frozen=True)
+class Target:
+    """A Stepwise server to play against, and what to call it in the report."""
+
+    url: str
+    api_key: str
+    label: str
+    model: str
+    fake: LyingGemini | None = None
+
+
+def model_description(model: str) -> str:
+    return {
+        "none": "no model key (deterministic path only)",
+        "lying": "fake Gemini that answers every request with a schema-valid claim of success",
+        "nonsense": "fake Gemini that answers schema-valid nonsense (ids on no page)",
+        "invalid": "fake Gemini that answers text that is not JSON",
+        "env": "the model key of the environment (GEMINI_API_KEY)",
+        "server": "whatever the given server is configured with",
+    }[model]
+
+
+def start_local(stack: contextlib.ExitStack, model: str) -> Target:
+    """A local Stepwise server whose model is ``model`` (a fake one is started first)."""
+    if model == "env":
+        local = stack.enter_context(local_server())
+        return Target(local.url, local.api_key, "local (embedded defaults)", model)
+    fake = None
+    env = {"GEMINI_API_KEY": "", "STEPWISE_GEMINI_API_KEY": "", "GEMINI_BASE_URL": ""}
+    mode = _FAKES.get(model)
+    if mode is not None:
+        fake = stack.enter_context(LyingGemini(mode))
+        env = {**_NO_PROVIDERS, **fake.env()}
+    local = stack.enter_context(local_server(env=env))
+    return Target(local.url, local.api_key, "local (embedded defaults)", model, fake)
+
+
+def play(args: argparse.Namespace, tasks: list[str], target: Target) -> list[EpisodeResult]:
+    return asyncio.run(
+        run_all(
+            tasks,
+            args.seeds,
+            target.url,
+            target.api_key,
+            max_steps=args.max_steps,
+            episode_ms=args.episode_ms,
+            quiet=args.quiet,
+        )
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench.miniwob.run", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -103,43 +167,86 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="override each task's episode time limit (default: the task's own, usually 10 000 ms)",
     )
+    parser.add_argument(
+        "--model",
+        choices=MODEL_CHOICES,
+        default=None,
+        help="the local server's model: none (default), a broken fake (lying, nonsense, invalid), "
+        "or env (GEMINI_API_KEY of the environment)",
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="run the tasks with no model, then with --model (default lying); "
+        "write compare.md and compare.json",
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
     if not args.tasks.is_file():
         parser.error(f"no task list at {args.tasks}")
+    if args.server and (args.model not in (None, "env") or args.compare):
+        parser.error("--model and --compare start their own local server: leave out --server")
+    if args.compare and args.model in ("none", "env"):
+        parser.error("--compare runs no model against a broken one: --model lying|nonsense|invalid")
     tasks = read_tasks(args.tasks)
     started = datetime.now(UTC).isoformat(timespec="seconds")
+    if args.compare:
+        return compare(args, tasks, started, args.model or "lying")
     with contextlib.ExitStack() as stack:
         if args.server:
             if not args.api_key:
                 parser.error("--server needs --api-key or STEPWISE_API_KEY")
-            server, key, label = args.server, args.api_key, args.server
+            target = Target(args.server, args.api_key, args.server, "server")
         else:
-            local = stack.enter_context(local_server())
-            server, key, label = local.url, local.api_key, "local (embedded defaults)"
-        episodes = asyncio.run(
-            run_all(
-                tasks,
-                args.seeds,
-                server,
-                key,
-                max_steps=args.max_steps,
-                episode_ms=args.episode_ms,
-                quiet=args.quiet,
-            )
-        )
-    meta = {
-        "server": label,
+            target = start_local(stack, args.model or "none")
+        episodes = play(args, tasks, target)
+        requests = target.fake.requests if target.fake else None
+    meta = _meta(
+        args,
+        started,
+        server=target.label,
+        model=target.model,
+        model_description=model_description(target.model),
+        model_requests=requests,
+    )
+    paths = write(args.out, episodes, meta)
+    print(paths["markdown"].read_text())
+    print("Wrote " + ", ".join(str(p) for p in paths.values()), file=sys.stderr)
+    return 0
+
+
+def _meta(args: argparse.Namespace, started: str, **described: Any) -> dict[str, Any]:
+    """What a report says about its run: the server and model(s), then the run's settings."""
+    return {
+        **described,
         "seeds": args.seeds,
         "max_steps": args.max_steps,
         "started": started,
-        "episode_limit": f"{args.episode_ms} ms (overridden)"
-        if args.episode_ms
-        else "each task's own",
+        "episode_limit": f"{args.episode_ms} ms (overridden)" if args.episode_ms else "each task's own",
         "tasks_file": str(args.tasks),
     }
-    paths = write(args.out, episodes, meta)
+
+
+def compare(args: argparse.Namespace, tasks: list[str], started: str, broken: str) -> int:
+    """The task list with no model, then with the ``broken`` fake; one report of both."""
+    runs: dict[str, list[EpisodeResult]] = {}
+    requests: dict[str, dict[str, int]] = {}
+    for model in ("none", broken):
+        print(f"== model: {model} ==", file=sys.stderr, flush=True)
+        with contextlib.ExitStack() as stack:
+            target = start_local(stack, model)
+            runs[model] = play(args, tasks, target)
+            if target.fake is not None:
+                requests[model] = target.fake.requests
+    meta = _meta(
+        args,
+        started,
+        server="local (embedded defaults)",
+        models={model: model_description(model) for model in runs},
+        model_requests=requests,
+    )
+    paths = write_comparison(args.out, runs, meta)
     print(paths["markdown"].read_text())
     print("Wrote " + ", ".join(str(p) for p in paths.values()), file=sys.stderr)
     return 0
