@@ -106,8 +106,12 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]
         yield proc, port
     finally:
         if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+            proc.terminate()  # the supervisor stops its workers and removes its metrics directory
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 def test_each_worker_listens_on_its_own_socket_and_both_answer(
