@@ -1,15 +1,19 @@
 """The interact graph: wiring only. Each node lives in ``agent/nodes/``; routers in
 ``agent/routing.py`` read flags, never prose.
 
-    START ─ continuation? ─yes→ verification ─┬ goal_achieved → goal_achieved → finalize
-      │                                       ├ success → [velocity check] → replanning ─(plan kept)→ action_generation …
-      │                                       │                                   └(discarded)→ planning → action_generation
-      │                                       └ failure → correction → action_validation → …
-      └─no→ complexity_check ─SIMPLE→ direct_action → action_validation → outcome_prediction → finalize
-                           └COMPLEX→ context_analysis ─ASK_USER→ ask_user (no task)
-                                        └ (web_search) → planning → action_generation
-                                             → critic (risky / low confidence) → action_validation
-                                             → outcome_prediction → finalize
+    START ─ continuation? ─yes→ verification → goal_check ─┬ contract holds → goal_achieved → finalize
+      │                                                    ├ step worked → [velocity check] → replanning ─(plan kept)→ action_generation …
+      │                                                    │                                      └(discarded)→ planning → action_generation
+      │                                                    └ step failed → correction → action_validation → …
+      └─no→ contract ─┬ holds already → goal_achieved → finalize
+                      ├ value missing → ask_user (no task) · not understood → finalize (failed)
+                      └ complexity_check ─SIMPLE→ direct_action → action_validation → outcome_prediction → finalize
+                                       └COMPLEX→ context_analysis ─ASK_USER→ ask_user (no task)
+                                                    └ (web_search) → planning → action_generation
+                                                         → critic (risky / low confidence) → action_validation
+                                                         → outcome_prediction → finalize
+
+Completion is decided in one place, ``goal_check``, from the task's goal contract.
 """
 
 from __future__ import annotations
@@ -26,11 +30,13 @@ from agent.nodes.action_validation import action_validation
 from agent.nodes.ask_user import ask_user
 from agent.nodes.complexity_check import complexity_check
 from agent.nodes.context_analysis import context_analysis
+from agent.nodes.contract import contract
 from agent.nodes.correction import correction
 from agent.nodes.critic import critic
 from agent.nodes.direct_action import direct_action
 from agent.nodes.finalize import finalize
 from agent.nodes.goal_achieved import goal_achieved
+from agent.nodes.goal_check import goal_check
 from agent.nodes.outcome_prediction import outcome_prediction
 from agent.nodes.planning import planning
 from agent.nodes.reflection import reflection
@@ -40,18 +46,20 @@ from agent.nodes.web_search import web_search
 from agent.routing import (
     route_after_complexity,
     route_after_context,
+    route_after_contract,
     route_after_correction,
     route_after_generation,
     route_after_replanning,
     route_after_search,
+    route_after_goal_check,
     route_after_validation,
-    route_after_verification,
     route_start,
 )
 from agent.state import GraphContext, InteractState
 from observability import traced_node
 
 NODES = {
+    "contract": contract,
     "complexity_check": complexity_check,
     "direct_action": direct_action,
     "context_analysis": context_analysis,
@@ -63,6 +71,7 @@ NODES = {
     "action_validation": action_validation,
     "outcome_prediction": outcome_prediction,
     "verification": verification,
+    "goal_check": goal_check,
     "goal_achieved": goal_achieved,
     "correction": correction,
     "reflection": reflection,
@@ -90,6 +99,7 @@ def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[Int
         graph.add_node(name, wrap(name, fn) if wrap else fn)
 
     graph.add_conditional_edges(START, _inline(route_start))
+    graph.add_conditional_edges("contract", _inline(route_after_contract))
     graph.add_conditional_edges("complexity_check", _inline(route_after_complexity))
     graph.add_edge("direct_action", "action_validation")
     graph.add_conditional_edges("context_analysis", _inline(route_after_context))
@@ -100,9 +110,10 @@ def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[Int
     graph.add_conditional_edges("action_validation", _inline(route_after_validation))
     graph.add_edge("outcome_prediction", "finalize")
 
+    graph.add_edge("verification", "goal_check")
     graph.add_conditional_edges(
-        "verification",
-        _inline(route_after_verification),
+        "goal_check",
+        _inline(route_after_goal_check),
         {"goal_achieved": "goal_achieved", "next_action": "replanning", "correction": "correction", "reflection": "reflection"},
     )
     graph.add_conditional_edges("replanning", _inline(route_after_replanning))

@@ -64,7 +64,7 @@ class InteractInput:
 class InteractOutcome:
     task_id: str | None
     session_id: str
-    status: Literal["active", "completed", "failed", "interrupted", "needs_user_input"]
+    status: Literal["active", "completed", "failed", "needs_confirmation", "interrupted", "needs_user_input"]
     step_index: int
     thought: str
     action: str
@@ -72,6 +72,8 @@ class InteractOutcome:
     verification: VerificationResult | None = None
     expected_outcome: dict[str, Any] | None = None
     plan: dict[str, Any] | None = None
+    contract: dict[str, Any] | None = None
+    failure_code: str | None = None
     actions: list[dict[str, Any]] | None = None
     chain_metadata: dict[str, Any] | None = None
     needs_user_input: dict[str, Any] | None = None

@@ -22,12 +22,10 @@ class TaskProgress(BaseModel):
     successes_without_progress: int = Field(
         default=0, ge=0, description="Successful verifications in a row that completed no plan step"
     )
-    unsupported_completions: int = Field(
-        default=0, ge=0, description="Model verdicts of task_completed that the page did not back up"
-    )
+    rejected_finishes: int = Field(default=0, ge=0, description="finish() proposals the contract did not back up")
     fingerprints: list[str] = Field(default_factory=list, description="action@page-hash of recent actions")
     loop_corrections: int = Field(default=0, ge=0, description="Corrections triggered by the repeated-action detector")
-    evidence_waits: int = Field(default=0, ge=0, description="Waits issued for completion evidence after the last step")
+    evidence_waits: int = Field(default=0, ge=0, description="Waits issued for the page to show a result after the last step")
     verified_steps: int = 0
     failed_steps: int = 0
 

@@ -7,8 +7,22 @@ from typing import Literal
 from agent.state import InteractState
 
 
-def route_start(state: InteractState) -> Literal["verification", "complexity_check"]:
-    return "complexity_check" if state["is_new_task"] else "verification"
+def route_start(state: InteractState) -> Literal["verification", "contract"]:
+    return "contract" if state["is_new_task"] else "verification"
+
+
+def route_after_contract(state: InteractState) -> Literal["goal_achieved", "ask_user", "finalize", "complexity_check"]:
+    """A new task's contract: already satisfied on the first page, a value the user must
+    give, a goal that cannot be attempted (an ending is set), or on to the work."""
+    contract = state.get("contract")
+    if contract is not None and contract.satisfied:
+        return "goal_achieved"
+    if state.get("needs_user_input") is not None:
+        return "ask_user"
+    outcome = state.get("outcome")
+    if outcome is not None and outcome.status != "active":
+        return "finalize"
+    return "complexity_check"
 
 
 def route_after_complexity(state: InteractState) -> Literal["direct_action", "context_analysis"]:
@@ -24,7 +38,8 @@ def route_after_context(state: InteractState) -> Literal["ask_user", "web_search
     return "planning"
 
 
-def route_after_verification(state: InteractState) -> Literal["goal_achieved", "next_action", "correction", "reflection"]:
+def route_after_goal_check(state: InteractState) -> Literal["goal_achieved", "next_action", "correction", "reflection"]:
+    """``goal_achieved`` is the contract's answer (every clause holds), never a model's claim."""
     if state.get("goal_achieved") is True:
         return "goal_achieved"
     if state.get("verification") is not None and state.get("step_succeeded") is not True:

@@ -9,6 +9,7 @@ from typing import Any
 import structlog
 
 from agent.context import AgentDeps, RequestContext
+from agent.contracts import contract_summary, stored_contract
 from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
 from agent.graph import interact_graph
 from agent.inputs import InteractInput, InteractOutcome
@@ -23,7 +24,7 @@ from verification import PageInputError, PageState
 log = structlog.get_logger(__name__)
 
 # What the answer reads from the final state (reading all ~30 channels costs time).
-_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification"]
+_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
         "progress": TaskProgress.from_task_state(task.state),
         "corrections": [],
     }
+    if not loaded.is_new_task:
+        state["contract"] = stored_contract(task.state, task.query, page)
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
     async with deps.tracer.start_trace(
         interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
@@ -133,6 +136,7 @@ def _answer(final: InteractState, session: Session, usage: dict[str, Any], serve
             server_ms=server_ms,
         )
     outcome = final["outcome"]
+    contract = final.get("contract")
     log.info("interact.answered", status=stored.status, action=outcome.action, decided_by=outcome.decided_by, server_ms=round(server_ms, 2))
     return InteractOutcome(
         task_id=stored.id,
@@ -145,6 +149,8 @@ def _answer(final: InteractState, session: Session, usage: dict[str, Any], serve
         verification=final.get("verification"),
         expected_outcome=outcome.expected_outcome,
         plan=stored.plan,
+        contract=contract_summary(contract) if contract is not None else None,
+        failure_code=stored.failure_code if stored.status in ("failed", "needs_confirmation") else None,
         usage=usage,
         server_ms=server_ms,
     )

@@ -16,9 +16,9 @@ from agent.policy import ParsedGoal
 from agent.progress import TaskProgress
 from planning import Plan
 from storage import CorrectionRecord, Message, Session, Task, TaskAction
-from verification import Action, ExpectedOutcome, PageState, VerificationResult
+from verification import Action, Contract, ExpectedOutcome, PageState, VerificationResult
 
-StepStatus = Literal["active", "completed", "failed"]
+StepStatus = Literal["active", "completed", "failed", "needs_confirmation"]
 DecidedBy = Literal["policy", "model"]
 
 
@@ -77,11 +77,12 @@ class InteractState(TypedDict, total=False):
     context_source: str
     search_summary: str | None
     plan: Plan | None
+    policy_plan: Plan | None  # the plan read with the contract, before any model planned
+    contract: Contract  # what "done" means for the task, and where it stands
     progress: TaskProgress
     verification: VerificationResult | None
-    goal_achieved: bool
+    goal_achieved: bool  # every clause of the contract holds
     step_succeeded: bool
-    low_evidence_completion: bool
     velocity_tripped: bool
     candidate: Candidate | None
     fallback: Candidate | None

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import structlog
 
 from agent.context import AgentDeps, RequestContext
+from agent.contracts import contract_summary
 from agent.errors import SessionNotFound, TaskNotFound
 from cost import TaskCost, task_cost
 from urllib.parse import urlsplit
 
 from storage import Store, CorrectionRecord, Message, Session, Task, TaskAction, VerificationRecordRow
+from verification import Contract
 
 log = structlog.get_logger(__name__)
 
@@ -59,6 +62,7 @@ class TaskDetail:
     verifications: list[VerificationRecordRow]
     corrections: list[CorrectionRecord]
     cost: TaskCost
+    contract: dict[str, Any] | None = None
 
 
 async def task_detail(task_id: str, ctx: RequestContext, deps: AgentDeps) -> TaskDetail:
@@ -72,6 +76,7 @@ async def task_detail(task_id: str, ctx: RequestContext, deps: AgentDeps) -> Tas
         verifications=await store.verifications.list(ctx.tenant_id, task_id),
         corrections=await store.corrections.list(ctx.tenant_id, task_id),
         cost=await task_cost(store, ctx.tenant_id, task_id),
+        contract=contract_summary(Contract.model_validate(task.state["contract"])) if task.state.get("contract") else None,
     )
 
 

@@ -10,8 +10,8 @@ Contract implemented (``docs/api.md``, spec § "Client Contract"):
 * the action (or chain) runs, then the stability wait, then the capture; the next request
   reports ``clientObservations``, ``lastActionStatus``/``lastActionError`` and, for a chain,
   ``lastExecutedActionIndex``/``chainPartialState``;
-* the run ends on ``finish()``/``fail()`` (status completed/failed), on an API error, or
-  at ``max_steps`` answers.
+* the run ends when the task does (status completed / failed / needs_confirmation — the
+  status, not the action's name, says which), on an API error, or at ``max_steps`` answers.
 """
 
 from __future__ import annotations
@@ -151,6 +151,8 @@ class _Runner:
             result.add_usage(answer.usage)
             result.session_id = answer.session_id or result.session_id
             result.task_id = answer.task_id or task_id
+            if answer.get("contract") is not None:
+                result.contract = answer.get("contract")
             if answer.task_id:
                 self.store.put(self.tab_key, task_id=answer.task_id, session_id=result.session_id, url=snapshot.url)
             await self._emit("decided", step)
@@ -233,13 +235,18 @@ class _Runner:
         )
 
     def _finished(self, result: RunResult, answer: InteractAnswer, step: StepRecord) -> bool:
+        """The run ends on the task's status — never on an action's name alone: only the
+        server's ``completed`` (its goal contract holds) is a completed run."""
         name = _action_name(answer.action)
-        if answer.status in ("completed", "failed") or (name in TERMINAL and not answer.actions):
+        if answer.status in ("completed", "failed", "needs_confirmation") or (name in TERMINAL and not answer.actions):
             step.action_status = "terminal"
-            failed = answer.status == "failed" or (name == "fail" and answer.status != "completed")
-            result.status = "failed" if failed else "completed"
-            if failed:
+            if answer.status in ("completed", "needs_confirmation"):
+                result.status = answer.status
+            else:
+                result.status = "failed"
+            if result.status != "completed":
                 result.error = answer.thought or answer.action
+                result.error_code = answer.get("failureCode")
             return True
         if answer.status == "needs_user_input":
             result.status, result.error = "needs_user_input", str(answer.get("needsUserInput") or answer.thought)
@@ -257,7 +264,7 @@ class _Runner:
             report = chain.report()
             if chain.terminal is not None:
                 step.action_status = "terminal"
-                result.status = "completed" if chain.terminal == "finish" else "failed"
+                result.status = "completed" if chain.terminal == "finish" and answer.status == "completed" else "failed"
         else:
             try:
                 await execute_action(self.probe, answer.action)

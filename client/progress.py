@@ -42,7 +42,8 @@ class ProgressPrinter:
 
     def summary(self, result: RunResult, elapsed_s: float) -> None:
         steps = len(result.steps)
-        word = {"completed": "Completed", "failed": "Failed", "max_steps": "Stopped at the step limit",
+        word = {"completed": "Completed", "failed": "Failed", "needs_confirmation": "Done, but the page cannot prove it: please check",
+                "max_steps": "Stopped at the step limit",
                 "error": "Error", "stopped": "Stopped", "needs_user_input": "Needs your input"}[result.status]
         line = f"{word} after {steps} step{'s' if steps != 1 else ''} in {elapsed_s:.1f} s"
         line += f" · model calls {result.model_calls} · tokens {result.input_tokens}+{result.output_tokens}"
@@ -50,3 +51,8 @@ class ProgressPrinter:
         if result.error:
             code = f" [{result.error_code}]" if result.error_code else ""
             print(f"  {result.error}{code}", file=self.stream, flush=True)
+        for clause in (result.contract or {}).get("clauses", []):
+            mark = {"holds": "✓", "failed": "✗"}.get(clause.get("status"), "·")
+            evidence = clause.get("evidence") or {}
+            why = evidence.get("observation") or clause.get("detail") or ""
+            print(f"  {mark} {clause.get('description')}" + (f" — {why}" if why else ""), file=self.stream, flush=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-RunStatus = Literal["completed", "failed", "max_steps", "error", "stopped", "needs_user_input"]
+RunStatus = Literal["completed", "failed", "needs_confirmation", "max_steps", "error", "stopped", "needs_user_input"]
 StepEvent = Literal["decided", "executed", "verified"]
 
 
@@ -89,6 +89,7 @@ class RunResult:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    contract: dict[str, Any] | None = None  # the task's goal contract as the last answer showed it
 
     @property
     def ok(self) -> bool:
@@ -116,4 +117,5 @@ class RunResult:
                 "costUsd": self.cost_usd,
             },
             "steps": [step.to_json() for step in self.steps],
+            "contract": self.contract,
         }

@@ -26,13 +26,15 @@ from planning.goal_values import GoalValue, goal_values, implies_submission
 from planning.model_planner import (
     MAX_PLAN_STEPS,
     PLANNER_INSTRUCTIONS,
+    ClauseDraft,
     DraftStep,
+    clauses_from_drafts,
     PlanDraft,
     plan_from_draft,
     planning_blocks,
     steps_from_drafts,
 )
-from planning.plan import CompletionCriterion, Plan, PlanStep, PlanStepStatus, StepKind
+from planning.plan import Plan, PlanStep, PlanStepStatus, StepKind
 from planning.refinement import (
     REFINEMENT_INSTRUCTIONS,
     ChainedAction,
@@ -82,7 +84,7 @@ __all__ = [
     "Block",
     "ChainItem",
     "ChainedAction",
-    "CompletionCriterion",
+    "ClauseDraft",
     "DraftStep",
     "GoalValue",
     "HistoryWindow",
@@ -109,6 +111,7 @@ __all__ = [
     "adopt_regenerated",
     "apply_modification",
     "check_plan",
+    "clauses_from_drafts",
     "decide_replan_action",
     "element_line",
     "feedback_block",

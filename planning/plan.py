@@ -1,12 +1,13 @@
-"""A task's plan: ordered steps, each with a success criterion, and the evidence that
-shows the whole goal is done. Both the deterministic policy and the model planner
-produce this shape; it is stored on the task (``Task.plan``) as JSON."""
+"""A task's plan: ordered steps, each with a success criterion and, where it makes part of
+the goal true, the goal-contract clause it is for. Both the deterministic policy and the
+model planner produce this shape; it is stored on the task (``Task.plan``) as JSON. What
+"done" means is not the plan's business: it is the task's contract (``verification.contract``)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 StepKind = Literal[
     "open",  # reach the place where the work happens (menu, section, "New …" form)
@@ -37,24 +38,8 @@ class PlanStep(BaseModel):
     success_criterion: str = Field(description="What on the page shows this step worked")
     status: PlanStepStatus = "pending"
     attempts: int = Field(default=0, ge=0, description="Actions issued for this step so far")
-
-
-class CompletionCriterion(BaseModel):
-    """Evidence that the whole goal is done (checked against the page, never prose)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    success_words: list[str] = Field(
-        default_factory=list,
-        description="Words a new success message or the page should show, e.g. the saved record's name",
-    )
-    url_contains: str | None = Field(default=None, description="A URL fragment the final page should have")
-    values_visible: list[str] = Field(default_factory=list, description="Values that should be visible on the final page")
-    final_action_suffices: bool = Field(
-        default=False,
-        description="True when the goal is an action with no lasting visible result (e.g. a click that only "
-        "triggers something): the verified final step is the evidence",
-    )
+    clause: str | None = Field(default=None, description="The goal-contract clause this step makes true, if any")
+    reopened: int = Field(default=0, ge=0, description="Times the step was reopened because its clause did not hold")
 
 
 class Plan(BaseModel):
@@ -65,10 +50,18 @@ class Plan(BaseModel):
     current_step_index: int = 0
     source: Literal["policy", "model"] = "policy"
     version: int = Field(default=1, ge=1, description="Bumped when the plan is modified or regenerated")
-    completion: CompletionCriterion = Field(default_factory=CompletionCriterion)
     page_signatures: dict[str, list[str]] | None = Field(
         default=None, description="Signatures of the page the plan was made on (for re-planning)"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_retired_fields(cls, data: Any) -> Any:
+        """Plans stored before the goal contract carried a ``completion`` criterion; what
+        "done" means now lives in the task's contract."""
+        if isinstance(data, dict) and "completion" in data:
+            data = {k: v for k, v in data.items() if k != "completion"}
+        return data
 
     @property
     def current(self) -> PlanStep | None:

@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-TaskStatus = Literal["active", "completed", "failed", "interrupted"]
-TERMINAL_TASK_STATUSES: frozenset[str] = frozenset({"completed", "failed"})
+TaskStatus = Literal["active", "completed", "failed", "needs_confirmation", "interrupted"]
+# needs_confirmation: the work was done but the page cannot prove the result; the user decides.
+TERMINAL_TASK_STATUSES: frozenset[str] = frozenset({"completed", "failed", "needs_confirmation"})
 SessionStatus = Literal["active", "completed", "failed"]
 MessageRole = Literal["user", "assistant", "system"]
 

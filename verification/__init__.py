@@ -13,6 +13,21 @@ from verification.actions import (
     format_action,
     parse_action,
 )
+from verification.contract import (
+    Clause,
+    ClauseResult,
+    Contract,
+    ElementRef,
+    Evidence,
+    PreviousStep,
+    clause_hits,
+    describe_element,
+)
+from verification.contract import all_unproven as contract_unproven
+from verification.contract import evaluate as check_contract
+from verification.contract import resolve as resolve_ref
+from verification.contract import start as start_contract
+from verification.contract import unmet as unmet_clauses
 from verification.diff import diff_skeletons
 from verification.elements import (
     MessageKind,
@@ -59,6 +74,12 @@ __all__ = [
     "ActionName",
     "ActionSyntaxError",
     "BeforeState",
+    "Clause",
+    "ClauseResult",
+    "Contract",
+    "ElementRef",
+    "Evidence",
+    "PreviousStep",
     "ClientObservations",
     "ErrorCategory",
     "ExpectedOutcome",
@@ -82,6 +103,10 @@ __all__ = [
     "VerificationSettings",
     "VerificationVerdict",
     "build_observation_list",
+    "check_contract",
+    "clause_hits",
+    "contract_unproven",
+    "describe_element",
     "canonical_json",
     "check_next_goal",
     "diff_skeletons",
@@ -90,5 +115,8 @@ __all__ = [
     "format_action",
     "normalize_role",
     "parse_action",
+    "resolve_ref",
+    "start_contract",
+    "unmet_clauses",
     "verify_action_with_observations",
 ]

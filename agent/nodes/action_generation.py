@@ -8,16 +8,17 @@ from langgraph.runtime import Runtime
 from agent.calls import call_context
 from agent.llm import DataBlock, LLMError, Prompt
 from agent.critic import needs_critic
-from agent.policy import completion_evidence, refine_step
+from agent.policy import StepDecision, refine_step
 from agent.search import allowed_domains_for
 from agent.state import Candidate, GraphContext, InteractState
 from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
 from planning import Plan, PlanStep
-from verification import Action, ActionSyntaxError, PageState, parse_action
+from verification import Action, ActionSyntaxError, Contract, PageState, parse_action
 
 log = structlog.get_logger(__name__)
 
 EVIDENCE_WAITS = 2
+MAX_REOPEN = 1
 
 # Steps whose action only moves towards the step (opening a menu, revealing a target).
 _PARTIAL_KINDS = frozenset({"open", "find"})
@@ -25,39 +26,41 @@ _PARTIAL_KINDS = frozenset({"open", "find"})
 
 async def action_generation(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
     """The next action for the current plan step: skip what the page already shows done,
-    then ask the model (when configured) with the policy's choice as the fallback."""
+    then ask the model (when configured) with the policy's choice as the fallback. When
+    every step is done but the contract does not hold, redo the steps whose clause failed
+    (once each), or wait briefly for a late result; otherwise there is nothing left to do
+    and action validation ends the task from the contract."""
     plan = state["plan"]
     page = state["page"]
+    contract = state["contract"]
     assert plan is not None
     if (retry := _pending_retry(state)) is not None:
         return {"plan": plan, "candidate": retry, "fallback": None}
-    policy_candidate, reason = _advance_and_refine(plan, page)
-
+    policy_candidate, reason = _advance_and_refine(plan, page, contract)
+    update: dict[str, Any] = {"plan": plan}
+    if plan.current is None and _reopen(plan, contract):
+        policy_candidate, reason = _advance_and_refine(plan, page, contract)
     if plan.current is None:
-        evidence = completion_evidence(plan, page, last_step_verified=state.get("step_succeeded", True))
-        if evidence.found:
-            return {"plan": plan, "candidate": Candidate(Action(name="finish"), f"Task complete: {evidence.detail}.", "policy", 0.9)}
         progress = state["progress"]
-        if runtime.context.deps.gateway is None and progress.evidence_waits < EVIDENCE_WAITS:
-            # Every step is done but the page does not show the result yet (a toast may be late).
+        if plan.steps and _worth_waiting(contract) and progress.evidence_waits < EVIDENCE_WAITS:
+            # Every step is done; the result may show late (a toast, a list that reloads).
             return {
                 "plan": plan,
                 "progress": progress.model_copy(update={"evidence_waits": progress.evidence_waits + 1}),
-                "candidate": Candidate(Action(name="wait", seconds=1), "Every step is done; waiting for the page to confirm.", "policy", 0.8, completes_step=False),
+                "candidate": Candidate(Action(name="wait", seconds=1.0), "Every step is done; waiting for the page to show the result.", "policy", 0.8, completes_step=False),
                 "fallback": None,
             }
-        if runtime.context.deps.gateway is None:
-            return {"plan": plan, "candidate": None, "rejections": [f"every step is done but {evidence.detail}"]}
+        reason = "every step of the plan is done"
 
     model_candidate = None
     if runtime.context.deps.gateway is not None:
         model_candidate = await _model_candidate(state, runtime, plan)
     if model_candidate is not None:
-        return {"plan": plan, "candidate": model_candidate, "fallback": policy_candidate, "critic_needed": _critic_needed(state, model_candidate)}
+        return {**update, "candidate": model_candidate, "fallback": policy_candidate, "critic_needed": _critic_needed(state, model_candidate)}
     if policy_candidate is None:
         log.info("action_generation.no_action", reason=reason)
-        return {"plan": plan, "candidate": None, "rejections": [reason]}
-    return {"plan": plan, "candidate": policy_candidate, "fallback": None, "critic_needed": _critic_needed(state, policy_candidate)}
+        return {**update, "candidate": None, "rejections": [reason]}
+    return {**update, "candidate": policy_candidate, "fallback": None, "critic_needed": _critic_needed(state, policy_candidate)}
 
 
 def _critic_needed(state: InteractState, candidate: Candidate) -> bool:
@@ -79,9 +82,13 @@ def _pending_retry(state: InteractState) -> Candidate | None:
     return Candidate(action, f"Retry {pending['action']} now that the page is ready.", "policy", 0.7, pending.get("plan_step"), True, "correction")
 
 
-def _advance_and_refine(plan: Plan, page: PageState) -> tuple[Candidate | None, str]:
+def _advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tuple[Candidate | None, str]:
     while (step := plan.current) is not None:
-        decision = refine_step(step, page, plan)
+        clause = contract.clause(step.clause) if step.clause else None
+        if clause is not None and contract.result(clause.id).status == "holds":
+            decision = StepDecision(None, "Its clause holds.", satisfied=True)
+        else:
+            decision = refine_step(step, page, plan, clause.target if clause is not None else None)
         if decision.satisfied:
             log.info("plan.step_satisfied", step=step.index, kind=step.kind)
             step.status = "completed"
@@ -103,6 +110,36 @@ def _advance_and_refine(plan: Plan, page: PageState) -> tuple[Candidate | None, 
             "",
         )
     return None, "every plan step is done"
+
+
+def _reopen(plan: Plan, contract: Contract) -> bool:
+    """Every step is done but some clause does not hold: redo the steps whose clause did
+    not come true (a box still off when Save was pressed, a click that did not verify) —
+    once each. A commit that worked without a visible result is never repeated (a second
+    click could send or delete twice)."""
+    reopened = []
+    for step in plan.steps:
+        if not step.clause or step.status != "completed" or step.reopened >= MAX_REOPEN:
+            continue
+        result = contract.result(step.clause)
+        if result.status == "holds" or result.unproven:
+            continue
+        step.status = "pending"
+        step.reopened += 1
+        reopened.append(step.index)
+    if not reopened:
+        return False
+    plan.current_step_index = min(reopened)
+    log.info("plan.steps_reopened", steps=reopened)
+    return True
+
+
+def _worth_waiting(contract: Contract) -> bool:
+    """A result that may still show: a commit done without a visible effect yet, or a
+    message/text/element/address that should follow the work."""
+    return any(
+        contract.result(c.id).unproven or c.kind in ("message", "shown", "presence", "url") for c in contract.pending()
+    )
 
 
 def _completes(step: PlanStep, action: Action) -> bool:

@@ -6,6 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.action_validation import ActionRejected, validate_action
+from agent.contracts import completion_thought, not_understood, settle
 from agent.nodes.critic import start_url
 from agent.progress import fingerprint
 from agent.search import allowed_domains_for
@@ -24,8 +25,17 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
     rejections = list(state.get("rejections", []))
     allowed = allowed_domains_for(start_url(state))
     chosen: tuple[Candidate, str] | None = None
+    contract = state["contract"]
+    progress = state["progress"]
     for candidate in (state.get("candidate"), state.get("fallback")):
         if candidate is None:
+            continue
+        if candidate.action.name == "finish" and not contract.satisfied:
+            # A finish() is a request to check the contract, and the goal check just did:
+            # it does not hold. Fall back to the policy's action (or end honestly below).
+            log.info("action_validation.finish_rejected", decided_by=candidate.decided_by, pending=[c.id for c in contract.pending()])
+            rejections.append("finish() rejected: the page does not show the goal done")
+            progress = progress.model_copy(update={"rejected_finishes": progress.rejected_finishes + 1})
             continue
         result = validate_action(candidate.action, page, allowed_domains=allowed, search_available=deps.search is not None)
         if isinstance(result, ActionRejected):
@@ -35,24 +45,31 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
         chosen = (candidate, result.text)
         break
     if chosen is None:
-        return {"outcome": _fail("NO_VALID_ACTION", "No valid next action: " + ("; ".join(rejections) or "nothing to do on this page"))}
+        plan = state.get("plan")
+        stuck = "; ".join(rejections) or "nothing to do on this page"
+        code = "GOAL_NOT_MET" if plan is None or plan.current is None else "NO_VALID_ACTION"
+        all_hold = bool(contract.clauses) and all(contract.result(c.id).status == "holds" for c in contract.clauses)
+        if (plan is None or not plan.steps) and not contract.complete and not all_hold:
+            return {"outcome": not_understood(contract), "progress": progress}
+        return {"outcome": settle(contract, why_stuck=f"No valid next action: {stuck}.", code=code), "progress": progress}
 
     candidate, text = chosen
-    if candidate.action.name in ("finish", "fail"):
-        status = "completed" if candidate.action.name == "finish" else "failed"
-        return {"outcome": StepOutcome(candidate.thought, text, candidate.decided_by, status=status, failure_code="MODEL_GAVE_UP" if status == "failed" else None, failure_reason=candidate.action.value)}
+    if candidate.action.name == "finish":  # the contract holds (checked above)
+        return {"outcome": StepOutcome(completion_thought(contract), text, candidate.decided_by, status="completed")}
+    if candidate.action.name == "fail":
+        return {"outcome": StepOutcome(candidate.thought, text, candidate.decided_by, status="failed", failure_code="MODEL_GAVE_UP", failure_reason=candidate.action.value)}
 
-    progress = state["progress"]
     repeats = progress.fingerprint_count(fingerprint(text, page))
     limit = deps.config.loop_repeats
     if repeats >= limit - 1:
         corrected_before = progress.loop_corrections > 0 or state.get("correction_attempted")
         if repeats >= limit or corrected_before or state.get("verification") is None:
             log.warning("action_validation.loop_detected", action=text, repeats=repeats)
-            return {"outcome": _fail("LOOP_DETECTED", f"The same action {text} was chosen {repeats + 1} times on an unchanged page")}
+            return {"outcome": _fail("LOOP_DETECTED", f"The same action {text} was chosen {repeats + 1} times on an unchanged page"), "progress": progress}
         log.info("action_validation.loop_suspected", action=text, repeats=repeats)
-        return {"loop_suspected": True}
+        return {"loop_suspected": True, "progress": progress}
     return {
+        "progress": progress,
         "loop_suspected": False,
         "outcome": StepOutcome(
             thought=candidate.thought,

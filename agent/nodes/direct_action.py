@@ -5,24 +5,22 @@ from typing import Any
 import structlog
 from langgraph.runtime import Runtime
 
-from agent.policy import build_plan
 from agent.state import Candidate, GraphContext, InteractState
 
 log = structlog.get_logger(__name__)
 
 
 async def direct_action(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
-    """SIMPLE goals: the single action the policy found, no model call. The task still
-    gets a one-step plan so its completion is judged like any other."""
+    """SIMPLE goals: the single action the policy found, no model call. The task keeps its
+    one-step plan (linked to its contract clause), and completes like any other: when the
+    clause holds."""
     complexity = state["complexity"]
     decision = complexity.decision
     assert decision is not None and decision.action is not None, "complexity_check routes here only with a decision"
-    plan = build_plan(state["task"].query)
-    if len(plan.steps) != 1:
-        plan = plan.model_copy(update={"steps": plan.steps[:1]})
-    if plan.steps:
-        plan.steps[0].status = "in_progress"
-        plan.steps[0].attempts = 1
+    plan = state["policy_plan"]
+    assert plan is not None and len(plan.steps) == 1, "complexity_check routes here only with a one-step plan"
+    plan.steps[0].status = "in_progress"
+    plan.steps[0].attempts = 1
     log.info("graph.direct_action", action=decision.action.name, confidence=round(decision.confidence, 2))
     return {
         "plan": plan,
@@ -31,7 +29,7 @@ async def direct_action(state: InteractState, runtime: Runtime[GraphContext]) ->
             thought=decision.thought,
             decided_by="policy",
             confidence=decision.confidence,
-            plan_step=0 if plan.steps else None,
+            plan_step=0,
             source="direct",
         ),
         "fallback": None,

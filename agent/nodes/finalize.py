@@ -8,8 +8,8 @@ from langgraph.runtime import Runtime
 from agent.progress import fingerprint
 from agent.state import GraphContext, InteractState, StepOutcome
 from observability import record_task_finished
-from storage import FinalizeBatch, Message, Task, TaskAction, VerificationRecordRow
-from verification import BeforeState
+from storage import TERMINAL_TASK_STATUSES, FinalizeBatch, Message, Task, TaskAction, VerificationRecordRow
+from verification import ActionSyntaxError, BeforeState, Contract, PageState, clause_hits, describe_element, parse_action
 
 log = structlog.get_logger(__name__)
 
@@ -25,6 +25,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     step_index = task.step_index
     progress = state["progress"].with_fingerprint(fingerprint(outcome.action, page))
     plan = state.get("plan")
+    contract = state.get("contract")
+    hits, target = _aimed_at(contract, outcome, page)
 
     action = TaskAction(
         tenant_id=task.tenant_id,
@@ -40,10 +42,14 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "completes_step": outcome.completes_step,
             "flags": list(outcome.flags),
             "correction": corrections[-1].strategy if (corrections := state.get("corrections")) else None,
+            "clause_hits": list(hits),
+            "target": target,
         },
         created_at=now,
     )
     task_state = {**task.state, "progress": progress.model_dump(mode="json")}
+    if contract is not None:
+        task_state["contract"] = contract.model_dump(mode="json")
     if is_new:
         task_state["start_url"] = task.url
     pending = state.get("pending_retry")
@@ -77,10 +83,23 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             corrections=[c.model_copy(update={"step_index": step_index}) for c in state.get("corrections", [])],
         )
     )
-    if stored.status in ("completed", "failed"):
+    if stored.status in TERMINAL_TASK_STATUSES:
         record_task_finished(stored.status)
     log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version)
     return {"stored_task": stored}
+
+
+def _aimed_at(contract: Contract | None, outcome: StepOutcome, page: PageState) -> tuple[tuple[str, ...], str | None]:
+    """The event clauses this action would satisfy once verified (its target is the element
+    their reference resolves to on this page), and its target as a person would name it."""
+    if contract is None or outcome.status != "active" or not outcome.action:
+        return (), None
+    try:
+        action = parse_action(outcome.action)
+    except ActionSyntaxError:
+        return (), None
+    element = page.element(action.target) if action.target else None
+    return clause_hits(contract, action, page), describe_element(element) if element is not None else None
 
 
 def _messages(task: Task, outcome: StepOutcome, is_new: bool, now: Any) -> list[Message]:

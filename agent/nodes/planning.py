@@ -7,7 +7,8 @@ from langgraph.runtime import Runtime
 
 from agent.calls import call_context
 from agent.llm import DataBlock, LLMError, Prompt
-from agent.policy import build_plan
+from agent.contracts import merge_model_clauses
+from agent.policy import understand
 from agent.state import GraphContext, InteractState
 from planning import (
     MAX_PLAN_RETRIES,
@@ -15,35 +16,47 @@ from planning import (
     PlanDraft,
     PlanInvalid,
     check_plan,
+    clauses_from_drafts,
     feedback_block,
     page_signatures,
     plan_from_draft,
     planning_blocks,
 )
 from planning import Plan
+from verification import Contract
 
 log = structlog.get_logger(__name__)
 
 
 async def planning(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
-    """Make the task's plan once (model when configured, else the policy's decomposition);
-    later requests reuse the stored plan."""
+    """Make the task's plan once (model when configured, else the policy's reading of the
+    goal); later requests reuse the stored plan. With a model, its plan also proposes
+    contract clauses: those that account for goal words the policy's contract leaves out
+    are merged in (a gap is sent back once, named)."""
     existing = state.get("plan")
     if existing is not None and existing.steps:
         return {"plan": existing}
     task = state["task"]
     page = state["page"]
+    contract = state["contract"]
     plan: Plan | None = None
+    update: dict[str, Any] = {}
     gateway = runtime.context.deps.gateway
     if gateway is not None:
-        plan = await _model_plan(state, runtime)
+        plan, contract = await _model_plan(state, runtime, contract)
+        update["contract"] = contract
+        if plan is None and not contract.complete:
+            # The policy's plan covers only the part of the goal it could read: carrying it
+            # out would do part of the work (submit a form half filled). No plan, no action.
+            log.info("planning.no_plan_for_the_whole_goal", unaccounted=list(contract.unaccounted)[:10])
+            return {**update, "plan": Plan(goal=task.query, steps=[], source="policy")}
     if plan is None:
-        plan = build_plan(task.query)
+        plan = state.get("policy_plan") or understand(task.query).plan
         check = check_plan(plan, task.query, page, known_sources=_sources(state))
         log.info("planning.policy_plan", steps=len(plan.steps), check=check.verdict, score=round(check.score, 2))
     if not plan.page_signatures:
         plan = plan.model_copy(update={"page_signatures": page_signatures(page)})
-    return {"plan": plan}
+    return {**update, "plan": plan}
 
 
 def _sources(state: InteractState) -> tuple[str, ...]:
@@ -51,29 +64,56 @@ def _sources(state: InteractState) -> tuple[str, ...]:
     return (summary,) if summary else ()
 
 
-async def _model_plan(state: InteractState, runtime: Runtime[GraphContext]) -> Plan | None:
+async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], contract: Contract) -> tuple[Plan | None, Contract]:
     gateway = runtime.context.deps.gateway
     assert gateway is not None
     task, page = state["task"], state["page"]
     blocks = [DataBlock(name, content) for name, content in planning_blocks(task.query, page, web_search_summary=state.get("search_summary"))]
+    gap_sent = False
     for attempt in range(MAX_PLAN_RETRIES + 1):
         try:
             generation = await gateway.generate("PLANNING", PlanDraft, Prompt(PLANNER_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
-            if generation.output.needs_user_input:
-                # The policy's context analysis decides ASK_USER before planning; a plan that
-                # still lacks values falls back to the policy plan rather than guessing.
-                log.info("planning.model_needs_input", missing=len(generation.output.needs_user_input))
-                return None
-            plan = plan_from_draft(generation.output, task.query, page)
-        except (LLMError, PlanInvalid) as exc:
+        except LLMError as exc:
             log.warning("planning.model_failed", error=type(exc).__name__, attempt=attempt)
-            return None
+            return None, contract
+        draft = generation.output
+        proposed, dropped = clauses_from_drafts(draft.contract)
+        contract, missing = merge_model_clauses(contract, task.query, proposed)
+        log.info("planning.model_contract", proposed=len(proposed), dropped=len(dropped), unaccounted=missing[:10], source=contract.source)
+        if draft.needs_user_input:
+            # The policy's context analysis decides ASK_USER before planning; a plan that
+            # still lacks values falls back to the policy plan rather than guessing.
+            log.info("planning.model_needs_input", missing=len(draft.needs_user_input))
+            return None, contract
+        feedback: list[DataBlock] = []
+        if missing and not gap_sent:
+            gap_sent = True
+            feedback.append(DataBlock("contract_feedback", _gap(missing, dropped)))
+        try:
+            plan = plan_from_draft(draft, task.query, page)
+        except PlanInvalid as exc:
+            log.warning("planning.model_plan_invalid", error=str(exc)[:200], attempt=attempt)
+            if feedback and attempt < MAX_PLAN_RETRIES:
+                blocks = [*blocks, *feedback]
+                continue
+            return None, contract
         check = check_plan(plan, task.query, page, retries_used=attempt, known_sources=_sources(state))
         log.info("planning.model_plan", steps=len(plan.steps), check=check.verdict, score=round(check.score, 2), attempt=attempt)
-        if check.verdict == "PASS":
-            return plan
-        if check.verdict == "FAIL":
-            return None
-        name, content = feedback_block(check)
-        blocks = [*blocks, DataBlock(name, content)]
-    return None
+        if check.verdict == "PASS" and not feedback:
+            return plan, contract
+        if check.verdict == "FAIL" and not feedback:
+            return None, contract
+        if attempt >= MAX_PLAN_RETRIES:
+            return (plan if check.verdict == "PASS" else None), contract
+        if check.verdict != "PASS":
+            name, content = feedback_block(check)
+            feedback.append(DataBlock(name, content))
+        blocks = [*blocks, *feedback]
+    return None, contract
+
+
+def _gap(missing: list[str], dropped: list[str]) -> str:
+    lines = ["Your contract does not account for these words of the goal: " + ", ".join(repr(w) for w in missing[:20]) + "."]
+    lines.append("Add clauses that check them on the page, using only values and names the goal gives.")
+    lines += [f"Not checkable, dropped: {d}" for d in dropped[:5]]
+    return "\n".join(lines)

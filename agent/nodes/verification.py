@@ -7,7 +7,6 @@ from langgraph.runtime import Runtime
 
 from agent.adapters import verdict_model
 from agent.calls import call_context
-from agent.policy import completion_evidence
 from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
 from observability import record_correction, record_verification
@@ -16,19 +15,18 @@ from verification import BeforeState, ExpectedOutcome, verify_action_with_observ
 
 log = structlog.get_logger(__name__)
 
-LOW_EVIDENCE_LIMIT = 2
-
 
 async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
-    """Verify the previous action from what changed on the page, then decide from flags and
-    page evidence whether the step and the whole goal are done."""
+    """Verify the previous action from what changed on the page and move the plan on when it
+    worked. Whether the whole goal is done is not decided here: the goal check does that,
+    from the contract."""
     task = state["task"]
     progress = state["progress"]
     plan = state.get("plan")
     last = state.get("last_action")
     if last is None or last.before_state is None:
         log.warning("verification.skipped", reason="no previous action with a before-state")
-        return {"verification": None, "goal_achieved": False, "step_succeeded": False}
+        return {"verification": None, "step_succeeded": False}
 
     deps = runtime.context.deps
     step_index = last.metrics.get("plan_step")
@@ -55,33 +53,16 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
         completed_step = _complete_step(plan, step_index)
     progress = _count(progress, success=result.success, completed_step=completed_step)
 
-    goal_achieved = False
-    low_evidence = False
-    if plan is not None:
-        evidence = completion_evidence(plan, state["page"], last_step_verified=result.success)
-        model_says_done = result.goal_achieved is True
-        model_disagrees = result.model_called and result.decided_by == "model" and not result.task_completed
-        if evidence.found and plan.finished and not model_disagrees:
-            goal_achieved = True
-        elif model_says_done and evidence.found:
-            goal_achieved = True
-        elif model_says_done:
-            progress = progress.model_copy(update={"unsupported_completions": progress.unsupported_completions + 1})
-            log.info("verification.completion_without_evidence", count=progress.unsupported_completions, detail=evidence.detail)
-            if progress.unsupported_completions >= LOW_EVIDENCE_LIMIT:
-                goal_achieved = low_evidence = True
     log.info(
         "verification.routed",
         success=result.success,
-        goal_achieved=goal_achieved,
+        task_completed_claim=result.task_completed,
         tier=result.verification_tier,
         completed_step=completed_step,
     )
     return {
         "verification": result,
         "velocity_tripped": progress.successes_without_progress >= deps.config.velocity_limit,
-        "goal_achieved": goal_achieved,
-        "low_evidence_completion": low_evidence,
         "step_succeeded": result.success,
         "plan": plan,
         "progress": progress,

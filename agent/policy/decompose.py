@@ -2,9 +2,8 @@
 
 A goal is split into clauses ("Click button ONE, then click button TWO.", "Enter "Kasey"
 into the text field and press Submit."), each clause is read as one or more steps, and
-record-creation goals ("Add a new patient named "Jas"") become open → fill → submit. The
-result is a :class:`planning.Plan` whose completion criterion names the evidence that the
-whole goal is done.
+record-creation goals ("Add a new patient named "Jas"") become open → fill → submit. What
+proves the goal done is read from the same steps by :mod:`agent.policy.understand`.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import re
 
 from agent.policy.goal import ParsedGoal, parse_goal
 from agent.policy.text import fold
-from planning import CompletionCriterion, Plan, PlanStep
+from planning import Plan, PlanStep
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])")
 _VERBS = (
@@ -24,7 +23,7 @@ _CLAUSE_SPLIT = re.compile(rf",?\s+(?:and then|then|after that)\s+|,?\s+and\s+(?
 _GERUND = {"clicking": "click", "pressing": "press", "selecting": "select", "typing": "type", "entering": "enter", "choosing": "choose", "tapping": "tap"}
 _BY_MEANS = re.compile(r"^.+?\bby\s+(" + "|".join(_GERUND) + r")\b\s*(?P<rest>.*)$")
 _CONTEXT_ONLY = re.compile(r"^(?:navigate|go|browse)\s+(?:through|around|in)\b")
-_FIND_AND = re.compile(r"^(?:find|locate|look for)\s+and\s+")
+_FIND_AND = re.compile(r"^(?:find|locate|look for)\s+and\s+", re.IGNORECASE)
 _RECORD = re.compile(
     r"^(?:add|create|register|make|enter)\s+(?:a\s+|an\s+)?(?:new\s+)?(?P<entity>[a-z][a-z -]{1,30}?)"
     r"(?:\s+(?:named|called|with (?:the )?name|whose name is)\s+(?P<name>\S.*?))?(?=\s+with\s|\s*$)"
@@ -47,14 +46,19 @@ def split_clauses(goal: str) -> list[str]:
     return clauses
 
 
-def _normalise_clause(clause: str) -> str | None:
+def normalise_clause(clause: str) -> tuple[str | None, tuple[str, ...]]:
+    """The clause as an action to read, and the words that only say how or why: a
+    context-only clause ("Navigate through the file tree") reads as nothing; "Close the
+    dialog by clicking X" reads as "click X" done for "Close the dialog"."""
     folded = fold(clause)
     if _CONTEXT_ONLY.match(folded) and "http" not in folded:
-        return None
+        return None, (clause,)
     if match := _BY_MEANS.match(clause.strip()):
         verb = _GERUND[match.group(1).lower()]
-        return f"{verb} {match.group('rest')}".strip()
-    return _FIND_AND.sub("", clause.strip(), count=1) if _FIND_AND.match(folded) else clause.strip()
+        return f"{verb} {match.group('rest')}".strip(), (clause[: match.start(1)],)
+    if _FIND_AND.match(folded):
+        return _FIND_AND.sub("", clause.strip(), count=1), ()
+    return clause.strip(), ()
 
 
 def _step(kind: str, description: str, *, target: str | None = None, value: str | None = None, criterion: str) -> PlanStep:
@@ -106,7 +110,7 @@ def _fill_steps(clause: str, goal: ParsedGoal) -> list[PlanStep]:
     if len(named) > 1 or (named and generic_target):
         return [_step("fill", f"Enter {v!r} as the {f}", target=f, value=v, criterion=f"the {f} field holds {v!r}") for f, v in named]
     value = goal.value or ""
-    target = _target_phrase(goal) if goal.target else "text field"
+    target = (goal.phrase or _target_phrase(goal)) if goal.target else "text field"
     return [_step("fill", f"Enter {value!r} into {target}", target=target, value=value, criterion=f"the field holds {value!r}")]
 
 
@@ -120,7 +124,7 @@ def _target_phrase(goal: ParsedGoal) -> str:
 
 
 def steps_for_clause(clause: str) -> list[PlanStep]:
-    normalised = _normalise_clause(clause)
+    normalised, _means = normalise_clause(clause)
     if normalised is None:
         return []
     folded = fold(normalised)
@@ -133,10 +137,10 @@ def steps_for_clause(clause: str) -> list[PlanStep]:
             return _fill_steps(normalised, goal)
         case "select":
             assert target is not None
-            return [_step("select", f"Choose {goal.value!r} in {target.text or 'the list'}", target=_target_phrase(goal), value=goal.value, criterion=f"{goal.value!r} is chosen")]
+            return [_step("select", f"Choose {goal.value!r} in {target.text or 'the list'}", target=goal.phrase or _target_phrase(goal), value=goal.value, criterion=f"{goal.value!r} is chosen")]
         case "check" | "uncheck":
             assert target is not None
-            return [_step(goal.intent, f"{goal.intent.capitalize()} {target.text}", target=_target_phrase(goal), criterion=f"{target.text} is {goal.intent}ed")]
+            return [_step(goal.intent, f"{goal.intent.capitalize()} {target.text}", target=goal.phrase or _target_phrase(goal), criterion=f"{target.text} is {goal.intent}ed")]
         case "navigate":
             return [_step("navigate", f"Go to {goal.url}", value=goal.url, criterion="the page at that address is shown")]
         case "back":
@@ -145,9 +149,9 @@ def steps_for_clause(clause: str) -> list[PlanStep]:
             return [_step("find", f"Scroll {goal.direction}", target=target.text if target else None, value=goal.direction, criterion="more of the page is shown")]
         case "hover":
             assert target is not None
-            return [_step("hover", f"Hover over {target.text}", target=_target_phrase(goal), criterion="its menu or tooltip shows")]
+            return [_step("hover", f"Hover over {target.text}", target=goal.phrase or _target_phrase(goal), criterion="its menu or tooltip shows")]
         case "press" if target is not None:
-            return [_step("press", f"Press {goal.key} in {target.text}", target=_target_phrase(goal), value=goal.key, criterion="the key took effect")]
+            return [_step("press", f"Press {goal.key} in {target.text}", target=goal.phrase or _target_phrase(goal), value=goal.key, criterion="the key took effect")]
         case "click":
             assert target is not None
             return _click_steps(normalised, goal)
@@ -161,12 +165,9 @@ def _click_steps(clause: str, goal: ParsedGoal) -> list[PlanStep]:
     if re.match(r"^(?:select|choose|pick)\b", fold(clause)) and target.role is None:
         items = [i for i in _LIST_SPLIT.split(target.text) if i]
         if items == ["nothing"]:
-            return []
+            return []  # nothing to tick (accounted for as how the goal is done)
         return [_step("check", f"Select {item}", target=item, criterion=f"{item} is selected") for item in items]
-    phrase = _target_phrase(goal)
-    if quoted := _QUOTED.search(clause):  # 'the folder or file named "Lilla"' → Lilla
-        role_word = target.role if target.role in ("button", "link", "tab") else ""
-        phrase = " ".join(p for p in (f"\"{quoted.group(1)}\"", role_word) if p)
+    phrase = goal.phrase or _target_phrase(goal)
     kind = "submit" if target.text in _SUBMIT_WORDS else "click"
     return [_step(kind, f"Click {phrase}", target=phrase, criterion=f"{phrase} was activated")]
 
@@ -188,15 +189,4 @@ def build_plan(goal: str) -> Plan:
         steps.extend(steps_for_clause(clause))
     for index, step in enumerate(steps):
         step.index = index
-    return Plan(goal=goal, steps=steps, source="policy", completion=_completion(steps))
-
-
-def _completion(steps: list[PlanStep]) -> CompletionCriterion:
-    if any(s.kind == "open" for s in steps):
-        values = [s.value for s in steps if s.kind == "fill" and s.value]
-        return CompletionCriterion(success_words=values, values_visible=values)
-    if steps and all(s.kind == "fill" for s in steps):
-        return CompletionCriterion(values_visible=[s.value for s in steps if s.value])
-    if steps and steps[-1].kind == "navigate" and steps[-1].value not in (None, "back"):
-        return CompletionCriterion(url_contains=steps[-1].value, final_action_suffices=True)
-    return CompletionCriterion(final_action_suffices=True)
+    return Plan(goal=goal, steps=steps, source="policy")

@@ -74,6 +74,7 @@ class TargetRef:
     role: RoleHint | None = None
     ordinal: int | None = None  # 1-based; -1 = last
     exact: str | None = None  # the quoted label as the user spelled it
+    name: str = ""  # the label's words as written, inner small words kept ("sign in", "add to cart")
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class ParsedGoal:
     direction: Literal["up", "down"] | None = None
     quoted: tuple[str, ...] = ()
     multi_step_reasons: tuple[str, ...] = field(default_factory=tuple)
+    phrase: str | None = None  # the target as the goal words it ("the edit button in the row for bob")
 
     @property
     def is_single_action(self) -> bool:
@@ -122,7 +124,21 @@ def parse_target(text: str) -> TargetRef:
             break
     generic = _FILLER | ({"text", "input"} if role == "textbox" else set())
     kept = [w for w in folded.split() if w not in generic]
-    return TargetRef(text=" ".join(kept), role=role, ordinal=ordinal, exact=exact)
+    return TargetRef(text=" ".join(kept), role=role, ordinal=ordinal, exact=exact, name=_label_words(folded.split(), generic))
+
+
+_TRAILING_NOISE = frozenset({"please", "now", "here", "there", "again"})
+
+
+def _label_words(words: list[str], generic: set[str]) -> str:
+    """Words that name the element: leading filler and trailing noise dropped, the small
+    words inside a label kept — "sign in" is not "sign"."""
+    start, end = 0, len(words)
+    while start < end and words[start] in generic:
+        start += 1
+    while end > start and (words[end - 1] in _TRAILING_NOISE or (words[end - 1] in generic and end - start == 1)):
+        end -= 1
+    return " ".join(words[start:end])
 
 
 def parse_goal(goal: str) -> ParsedGoal:
@@ -160,7 +176,8 @@ def parse_goal(goal: str) -> ParsedGoal:
         key = groups.get("key")
         if key is not None:
             key = {"esc": "Escape"}.get(key, key.capitalize())
-        return ParsedGoal(raw, intent, target=target, value=value, key=key, quoted=quoted, multi_step_reasons=tuple(reasons))
+        phrase = _original_case(raw, groups["target"]) if groups.get("target") else None
+        return ParsedGoal(raw, intent, target=target, value=value, key=key, quoted=quoted, multi_step_reasons=tuple(reasons), phrase=phrase)
     return ParsedGoal(raw, "unknown", quoted=quoted, multi_step_reasons=tuple(reasons))
 
 

@@ -14,7 +14,7 @@ from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.text import fold, similarity, words
 from planning import Plan, PlanStep
-from verification import Action, PageElement, PageState
+from verification import Action, ElementRef, PageElement, PageState, resolve_ref
 
 TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox"})
 _TYPABLE = frozenset({"textbox", "searchbox", "spinbutton"})
@@ -57,28 +57,53 @@ def _unique(result: MatchResult) -> PageElement | None:
     return result.best.element if result.best is not None and result.unique else None
 
 
-def refine_step(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
+class _Ambiguous(Exception):
+    """The step's contract reference matches several different elements: acting on one of
+    them would be a guess (the Edit button of which row?)."""
+
+
+def _locate(step: PlanStep, page: PageState, ref: ElementRef | None, roles: frozenset[str] | None = None) -> PageElement | None:
+    """The element a step acts on: the one its contract clause's reference resolves to
+    (strict, never a look-alike), else — for steps that only lead the way — the best match."""
+    if ref is None:
+        return _unique(_find(page, step.target, roles))
+    found = resolve_ref(ref, page, roles=roles)
+    if found.ambiguous:
+        raise _Ambiguous(found.reason)
+    return found.element
+
+
+def refine_step(step: PlanStep, page: PageState, plan: Plan, ref: ElementRef | None = None) -> StepDecision:
+    """The action for ``step`` on ``page``. ``ref``: the reference of the contract clause
+    the step makes true — then only the element it resolves to is ever acted on."""
+    try:
+        return _refine(step, page, plan, ref)
+    except _Ambiguous as exc:
+        return StepDecision(None, "", reason=str(exc))
+
+
+def _refine(step: PlanStep, page: PageState, plan: Plan, ref: ElementRef | None) -> StepDecision:
     match step.kind:
         case "fill":
-            return _fill(step, page)
+            return _fill(step, page, ref)
         case "select":
-            return _select(step, page)
+            return _select(step, page, ref)
         case "check" | "uncheck":
-            return _check(step, page, want=step.kind == "check")
+            return _check(step, page, want=step.kind == "check", ref=ref)
         case "click" | "submit":
-            return _click(step, page)
+            return _click(step, page, ref)
         case "focus":
-            return _focus(step, page)
+            return _focus(step, page, ref)
         case "hover":
-            element = _unique(_find(page, step.target))
+            element = _locate(step, page, ref)
             return StepDecision(_act("hover", element), f"Hover over {_label(element)!r}.", 0.8) if element else _reveal(page, step)
         case "press":
-            element = _unique(_find(page, step.target, TEXT_ROLES))
+            element = _locate(step, page, ref, TEXT_ROLES)
             return StepDecision(_act("press", element, step.value or "Enter"), f"Press {step.value} in {_label(element)!r}.", 0.8) if element else _reveal(page, step)
         case "open":
             return _open(step, page, plan)
         case "find":
-            return _expand(step, page)
+            return _expand(step, page, ref)
         case "navigate":
             if step.value == "back":
                 return StepDecision(_act("goBack"), "Go back.", 0.9)
@@ -88,45 +113,49 @@ def refine_step(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
     return StepDecision(None, "", reason=f"no deterministic way to do a {step.kind!r} step")
 
 
-def _fill(step: PlanStep, page: PageState) -> StepDecision:
+def _fill(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecision:
     value = step.value or ""
-    if step.target == ALL_FIELDS:
-        fields = [e for e in page.elements if e.actionable and e.role in _TYPABLE]
+    if step.target == ALL_FIELDS or (ref is not None and ref.every):
+        if ref is not None:
+            fields = list(resolve_ref(ref, page, roles=_TYPABLE).elements)
+        else:
+            fields = [e for e in page.elements if e.actionable and e.role in _TYPABLE]
         pending = [e for e in fields if (e.value or "") != value]
         if pending:
             element = pending[0]
             return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", 0.85, completes_step=len(pending) == 1)
         return StepDecision(None, "Every field holds the value.", satisfied=bool(fields), reason="no text field on the page")
-    result = _find(page, step.target, TEXT_ROLES)
-    element = _unique(result)
-    if element is None and not parse_target(step.target or "").text:
+    element = _locate(step, page, ref, TEXT_ROLES)
+    if element is None and ref is None and not parse_target(step.target or "").text:
         empty = [e for e in page.elements if e.actionable and e.role in _TYPABLE and not e.value]
         element = empty[0] if empty else None
     if element is None:
         return StepDecision(None, "", reason=f"no field matches {step.target!r}")
     if (element.value or "") == value:
         return StepDecision(None, f"{_label(element)!r} already holds {value!r}.", satisfied=True)
-    return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", result.best.score if result.best else 0.7)
+    return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", 0.85)
 
 
-def _select(step: PlanStep, page: PageState) -> StepDecision:
+def _select(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecision:
     value = step.value or ""
-    element = _unique(_find(page, step.target, frozenset({"combobox", "listbox"})))
+    lists = frozenset({"combobox", "listbox"})
+    element = _locate(step, page, ref, lists) if ref is not None or step.target else None
     if element is None:
-        lists = [e for e in page.elements if e.actionable and e.role in ("combobox", "listbox")]
-        element = lists[0] if len(lists) == 1 else None
+        shown = [e for e in page.elements if e.actionable and e.role in lists]
+        element = shown[0] if len(shown) == 1 else None
     if element is not None:
         if element.value is not None and fold(element.value) == fold(value):
             return StepDecision(None, f"{value!r} is already chosen.", satisfied=True)
         option = next((o for o in element.options if fold(o) == fold(value)), value)
         return StepDecision(_act("select", element, option), f"Choose {option!r} in {_label(element)!r}.", 0.85)
     # A radio group or option list instead of a dropdown.
-    return _check(PlanStep(index=step.index, kind="check", description=step.description, target=value, success_criterion=step.success_criterion), page, want=True)
+    option_ref = ElementRef(name=value, container=ref.container, container_kind=ref.container_kind) if ref is not None and value.strip() else None
+    as_check = PlanStep(index=step.index, kind="check", description=step.description, target=value, success_criterion=step.success_criterion)
+    return _check(as_check, page, want=True, ref=option_ref)
 
 
-def _check(step: PlanStep, page: PageState, *, want: bool) -> StepDecision:
-    result = _find(page, step.target, _CHOICE_ROLES)
-    element = _unique(result)
+def _check(step: PlanStep, page: PageState, *, want: bool, ref: ElementRef | None = None) -> StepDecision:
+    element = _locate(step, page, ref, _CHOICE_ROLES)
     if element is None:
         return _reveal(page, step)
     checked = "checked" in element.states or "selected" in element.states
@@ -135,9 +164,9 @@ def _check(step: PlanStep, page: PageState, *, want: bool) -> StepDecision:
     return StepDecision(_act("click", element), f"{'Select' if want else 'Clear'} {_label(element)!r}.", 0.85)
 
 
-def _click(step: PlanStep, page: PageState) -> StepDecision:
-    element = _unique(_find(page, step.target))
-    if element is None and step.kind == "submit":
+def _click(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecision:
+    element = _locate(step, page, ref)
+    if element is None and step.kind == "submit" and ref is None:
         element = _submit_control(page)
     if element is None:
         return _reveal(page, step)
@@ -156,13 +185,16 @@ def _submit_control(page: PageState) -> PageElement | None:
     return None
 
 
-def _focus(step: PlanStep, page: PageState) -> StepDecision:
-    target = parse_target(step.target or "")
-    fields = [e for e in page.elements if e.actionable and e.role in _TYPABLE]
-    element = _unique(match_elements(page, target, roles=_TYPABLE)) if target.text else None
-    if element is None and fields:
-        index = (target.ordinal or 1) - 1 if (target.ordinal or 1) > 0 else len(fields) + (target.ordinal or 0)
-        element = fields[index] if 0 <= index < len(fields) else None
+def _focus(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecision:
+    if ref is not None:
+        element = _locate(step, page, ref, _TYPABLE)
+    else:
+        target = parse_target(step.target or "")
+        fields = [e for e in page.elements if e.actionable and e.role in _TYPABLE]
+        element = _unique(match_elements(page, target, roles=_TYPABLE)) if target.text else None
+        if element is None and fields:
+            index = (target.ordinal or 1) - 1 if (target.ordinal or 1) > 0 else len(fields) + (target.ordinal or 0)
+            element = fields[index] if 0 <= index < len(fields) else None
     if element is None:
         return StepDecision(None, "", reason="no field to focus")
     return StepDecision(_act("click", element), f"Focus {_label(element)!r}.", 0.8)
@@ -196,9 +228,16 @@ def _open(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
     return StepDecision(_act("click", element), f"Open {_label(element)!r} to add a new {entity}.", score)
 
 
-def _expand(step: PlanStep, page: PageState) -> StepDecision:
+def _expand(step: PlanStep, page: PageState, ref: ElementRef | None = None) -> StepDecision:
     if step.value in ("up", "down") and not step.target:
         return StepDecision(_act("scroll", value=step.value), f"Scroll {step.value}.", 0.8)
+    if ref is not None:
+        element = _locate(step, page, ref)
+        if element is None:
+            return _reveal(page, step)
+        if "expanded" in element.states:
+            return StepDecision(None, f"{_label(element)!r} is expanded.", satisfied=True)
+        return StepDecision(_act("click", element), f"Expand {_label(element)!r}.", 0.8)
     target = parse_target(step.target or "")
     if target.text:
         named = _unique(match_elements(page, target))

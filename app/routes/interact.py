@@ -11,7 +11,7 @@ from app.deps import Deps, InteractContext, SettingsDep
 from app.errors import ERROR_RESPONSES
 from app.limits import check_interact_limits
 from app.schemas.common import camelize
-from app.schemas.interact import InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
+from app.schemas.interact import ContractOut, InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
 router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=JsonRoute)
@@ -93,9 +93,11 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         task_id=outcome.task_id,
         session_id=outcome.session_id,
         status=outcome.status,
+        failure_code=outcome.failure_code,
         step_index=outcome.step_index,
         decided_by=outcome.decided_by,
         plan=plan,
+        contract=ContractOut.model_validate(outcome.contract) if outcome.contract is not None else None,
         verification=verification,
         expected_outcome=camelize(outcome.expected_outcome),
         needs_user_input=outcome.needs_user_input,

@@ -9,6 +9,7 @@ from app.json_body import JsonRoute
 from app.deps import Context, Deps, bind_path_ids
 from app.errors import ERROR_RESPONSES
 from app.schemas.common import camelize
+from app.schemas.interact import ContractOut
 from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut
 
 router = APIRouter(prefix="/api/tasks", tags=["tasks"], responses=ERROR_RESPONSES, route_class=JsonRoute)
@@ -28,6 +29,7 @@ async def get_task(task_id: str, ctx: Context, deps: Deps) -> TaskDetailOut:
         complexity=task.complexity,
         step_index=task.step_index,
         plan=task.plan,
+        contract=ContractOut.model_validate(detail.contract) if detail.contract is not None else None,
         failure_code=task.failure_code,
         failure_reason=task.failure_reason,
         created_at=task.created_at,
@@ -40,6 +42,7 @@ async def get_task(task_id: str, ctx: Context, deps: Deps) -> TaskDetailOut:
                 decided_by=a.decided_by,
                 expected_outcome=camelize(a.expected_outcome),
                 verification=camelize(a.verification),
+                clauses=list(a.metrics.get("clause_hits") or []),
                 created_at=a.created_at,
             )
             for a in detail.actions

@@ -6,14 +6,14 @@ older server; every known field is typed and validated.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from app.schemas.common import ApiModel
 
 DomMode = Literal["semantic_v3", "semantic", "skeleton", "hybrid", "full"]
-TaskStatusOut = Literal["active", "completed", "failed", "interrupted", "needs_user_input"]
+TaskStatusOut = Literal["active", "completed", "failed", "needs_confirmation", "interrupted", "needs_user_input"]
 
 
 class SemanticNodeV3(ApiModel):
@@ -29,6 +29,18 @@ class SemanticNodeV3(ApiModel):
     box: list[float] | None = Field(default=None, min_length=4, max_length=4)
     scr: dict[str, Any] | None = Field(default=None, description="Scrollable container info")
     occ: bool | None = Field(default=None, description="Occluded by a modal")
+    ctx: list[Annotated[str, Field(max_length=200)]] | None = Field(
+        default=None,
+        max_length=3,
+        description=(
+            "Containers the element sits in, nearest first: '<kind>: <text>' with kind row, item, "
+            "card, dialog, section or form (e.g. 'row: Bob Smith · bob@x.org')"
+        ),
+    )
+    t: str | None = Field(
+        default=None,
+        description="Visible text, when it differs from the name (an aria-label overrode it)",
+    )
 
     @field_validator("i", mode="before")
     @classmethod
@@ -149,6 +161,38 @@ class VerificationOut(ApiModel):
     error_category: str | None = None
 
 
+class EvidenceOut(ApiModel):
+    step: int | None = Field(description="The step whose action or page showed it")
+    observation: str = Field(description="What was seen, in words")
+    element: str | None = Field(default=None, description="The element, described: role, name, and its row or section")
+    value: str | None = None
+
+
+class ClauseOut(ApiModel):
+    id: str
+    kind: str = Field(description="field_value, choice, control, activated, message, shown, url or presence")
+    mode: Literal["state", "event"] = Field(description="state: must hold now; event: must have happened during the task")
+    description: str
+    target: str | None = Field(default=None, description="The element the clause is about, described")
+    value: str | None = None
+    source: Literal["policy", "model"]
+    status: Literal["pending", "holds", "failed"]
+    detail: str = Field(description="Why the clause is in this state")
+    unproven: bool = Field(description="Its work was done and verified, but the page shows no result to prove it")
+    evidence: EvidenceOut | None = None
+
+
+class ContractOut(ApiModel):
+    """What "done" means for this task, checked by Stepwise on the page: ``status`` is
+    ``completed`` exactly when ``satisfied`` is true."""
+
+    satisfied: bool = Field(description="Every clause holds (and the contract covers the whole goal)")
+    complete: bool = Field(description="Every value, name and content word of the goal is bound to a clause")
+    source: Literal["policy", "model", "merged"]
+    unaccounted: list[str] = Field(description="Words of the goal no clause accounts for")
+    clauses: list[ClauseOut]
+
+
 class PlanStepOut(ApiModel):
     index: int
     description: str
@@ -181,9 +225,16 @@ class InteractResponse(ApiModel):
     task_id: str | None = Field(description="Send it back with the next request (null when no task was created)")
     session_id: str
     status: TaskStatusOut
+    failure_code: str | None = Field(
+        default=None,
+        description="Why a failed task ended (e.g. GOAL_NOT_UNDERSTOOD, GOAL_NOT_MET, LOOP_DETECTED); null otherwise",
+    )
     step_index: int
     decided_by: Literal["policy", "model"]
     plan: PlanOut | None = None
+    contract: ContractOut | None = Field(
+        default=None, description="The goal contract and each clause's state (null when no task was created)"
+    )
     verification: VerificationOut | None = None
     expected_outcome: dict[str, Any] | None = None
     usage: UsageOut = Field(default_factory=UsageOut)

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from app.schemas.common import ApiModel
+from app.schemas.interact import ContractOut
 
 
 class ActiveTaskOut(ApiModel):
@@ -27,6 +28,7 @@ class StepOut(ApiModel):
     decided_by: str
     expected_outcome: dict[str, Any] | None = None
     verification: dict[str, Any] | None = Field(default=None, description="Verdict on this action, once verified")
+    clauses: list[str] = Field(default_factory=list, description="Contract clauses this action was aimed at")
     created_at: datetime
 
 
@@ -57,6 +59,7 @@ class TaskDetailOut(ApiModel):
     complexity: str | None
     step_index: int
     plan: dict[str, Any] | None
+    contract: ContractOut | None = Field(default=None, description="The goal contract, each clause with its state and evidence")
     failure_code: str | None
     failure_reason: str | None
     created_at: datetime

@@ -133,7 +133,10 @@ def _plan(_: SeenPrompt) -> dict[str, Any]:
             {"description": "Enter the name", "kind": "fill", "target": "Name", "value": "Jas", "success_criterion": "Name holds Jas"},
             {"description": "Save", "kind": "submit", "target": "Save", "value": None, "success_criterion": "saved toast"},
         ],
-        "completion": {"success_words": ["Jas"], "values_visible": ["Jas"]},
+        "contract": [
+            {"kind": "field_value", "target": {"name": "Name", "role": "textbox"}, "value": "Jas", "description": "Name holds Jas"},
+            {"kind": "shown", "value": "Jas", "description": "Jas is listed"},
+        ],
         "needs_user_input": [],
     }
 
@@ -321,7 +324,9 @@ async def test_a_long_task_shows_the_model_its_last_ten_steps_and_a_summary_of_t
             for n in range(1, 13)
         ]
         steps.append({"description": "Send", "kind": "submit", "target": "Send", "value": None, "success_criterion": "sent"})
-        return {"steps": steps, "completion": {"success_words": ["sent"], "values_visible": []}, "needs_user_input": []}
+        every_question = {"name": "question", "role": "textbox", "every": True}
+        contract = [{"kind": "field_value", "target": every_question, "value": "yes", "description": "Every question holds yes"}]
+        return {"steps": steps, "contract": contract, "needs_user_input": []}
 
     def act(seen: SeenPrompt) -> dict[str, Any]:
         for n in range(1, 13):

@@ -61,10 +61,10 @@ async def test_bill_trace_and_metrics_of_a_scripted_task(
     fake_langfuse.wait_for(lambda f: len(f.named(name)) == len(bodies))
     roots = sorted(fake_langfuse.named(name), key=lambda s: s.start_ns)
     first_path = [s.name for s in fake_langfuse.children(roots[0])]
-    assert first_path[:3] == ["complexity_check", "context_analysis", "planning"]
+    assert first_path[:4] == ["contract", "complexity_check", "context_analysis", "planning"]
     assert first_path[-1] == "finalize"
     last_path = [s.name for s in fake_langfuse.children(roots[-1])]
-    assert last_path == ["verification", "goal_achieved", "finalize"]
+    assert last_path == ["verification", "goal_check", "goal_achieved", "finalize"]
     generations = [s for root in roots for s in fake_langfuse.trace(root.trace_id) if s.attributes.get("langfuse.observation.type") == "generation"]
     assert len(generations) == len(rows)
 

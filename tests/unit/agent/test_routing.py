@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.routing import route_after_replanning, route_after_verification, route_start
+from agent.routing import route_after_contract, route_after_goal_check, route_after_replanning, route_start
+from agent.state import StepOutcome
 from planning import Plan, PlanStep
+from verification import Clause, ClauseResult, Contract, ElementRef
 
 
 class _Verdict:
@@ -17,29 +19,49 @@ def _state(**kw: Any) -> Any:
     return kw
 
 
-def test_start_routes_new_tasks_to_complexity_check_and_continuations_to_verification() -> None:
-    assert route_start(_state(is_new_task=True)) == "complexity_check"
+def test_start_routes_new_tasks_to_their_contract_and_continuations_to_verification() -> None:
+    assert route_start(_state(is_new_task=True)) == "contract"
     assert route_start(_state(is_new_task=False)) == "verification"
+
+
+def _contract(status: str, *, unaccounted: tuple[str, ...] = ()) -> Contract:
+    clause = Clause(id="c1", kind="control", description="SMS is on", target=ElementRef(name="SMS"), state="checked")
+    return Contract(clauses=(clause,), unaccounted=unaccounted, results={"c1": ClauseResult(id="c1", status=status)})  # type: ignore[arg-type]
+
+
+def test_a_new_task_whose_contract_already_holds_finishes_at_once() -> None:
+    assert route_after_contract(_state(contract=_contract("holds"))) == "goal_achieved"
+
+
+def test_a_contract_that_does_not_cover_the_goal_never_finishes_on_the_first_page() -> None:
+    assert route_after_contract(_state(contract=_contract("holds", unaccounted=("savings",)))) == "complexity_check"
+
+
+def test_a_new_task_asks_the_user_or_ends_not_understood() -> None:
+    assert route_after_contract(_state(contract=_contract("pending"), needs_user_input={"missing": ["x"]})) == "ask_user"
+    ended = StepOutcome("?", 'fail("?")', "policy", status="failed", failure_code="GOAL_NOT_UNDERSTOOD")
+    assert route_after_contract(_state(contract=_contract("pending"), outcome=ended)) == "finalize"
+    assert route_after_contract(_state(contract=_contract("pending"))) == "complexity_check"
 
 
 def test_goal_achieved_flag_finishes_whatever_the_reason_says() -> None:
     state = _state(verification=_Verdict("nothing happened, failure"), goal_achieved=True, step_succeeded=False)
-    assert route_after_verification(state) == "goal_achieved"
+    assert route_after_goal_check(state) == "goal_achieved"
 
 
 def test_prose_claiming_success_does_not_finish() -> None:
     state = _state(verification=_Verdict("Task completed successfully!"), goal_achieved=False, step_succeeded=False)
-    assert route_after_verification(state) == "correction"
+    assert route_after_goal_check(state) == "correction"
 
 
 def test_successful_step_goes_on() -> None:
     state = _state(verification=_Verdict(""), goal_achieved=False, step_succeeded=True)
-    assert route_after_verification(state) == "next_action"
+    assert route_after_goal_check(state) == "next_action"
 
 
 def test_missing_verification_goes_on_without_finishing() -> None:
     state = _state(verification=None, goal_achieved=False, step_succeeded=False)
-    assert route_after_verification(state) == "next_action"
+    assert route_after_goal_check(state) == "next_action"
 
 
 def test_a_kept_plan_skips_planning_and_a_discarded_one_is_made_again() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from planning import CompletionCriterion, Plan, PlanStep
+from planning import Plan, PlanStep
 from verification import PageState
 
 LIST_URL = "https://clinic.example.com/patients"
@@ -57,7 +57,7 @@ def step(index: int, kind: str, target: str | None = None, value: str | None = N
 
 
 def plan_of(*steps: PlanStep, goal: str = 'Add a new patient with name "Jas"', **kwargs: Any) -> Plan:
-    return Plan(goal=goal, steps=list(steps), source="model", completion=CompletionCriterion(), **kwargs)
+    return Plan(goal=goal, steps=list(steps), source="model", **kwargs)
 
 
 def good_patient_plan(goal: str = 'Add a new patient with name "Jas"') -> Plan:

@@ -12,7 +12,7 @@ from planning import (
     PLANNER_INSTRUCTIONS,
     REFINEMENT_INSTRUCTIONS,
     ChainItem,
-    CompletionCriterion,
+    ClauseDraft,
     DraftStep,
     PlanDraft,
     PlanValidation,
@@ -26,9 +26,10 @@ from planning import (
 )
 
 from tests.unit.planning.support import form_page, list_page
+from verification import ElementRef
 
 PACKAGE = Path(planning.__file__).parent
-LLM_SCHEMAS: tuple[type[BaseModel], ...] = (PlanDraft, DraftStep, CompletionCriterion, RefinedAction, ChainItem, PlanValidation)
+LLM_SCHEMAS: tuple[type[BaseModel], ...] = (PlanDraft, DraftStep, ClauseDraft, ElementRef, RefinedAction, ChainItem, PlanValidation)
 
 
 def test_every_export_resolves() -> None:
@@ -73,7 +74,10 @@ async def test_planning_and_refinement_through_the_gateway() -> None:
             {"description": "Type the name", "kind": "fill", "target": "Name", "value": "Jas", "success_criterion": "Name filled"},
             {"description": "Save", "kind": "submit", "target": "Save", "value": None, "success_criterion": "Saved"},
         ],
-        "completion": {"success_words": ["saved"], "url_contains": None, "values_visible": ["Jas"], "final_action_suffices": False},
+        "contract": [
+            {"kind": "field_value", "target": {"name": "Name", "role": "textbox"}, "value": "Jas", "description": "Name holds Jas"},
+            {"kind": "shown", "value": "Jas", "description": "Jas is listed"},
+        ],
         "needs_user_input": [],
     }
     refined = {"thought": "Typing the name.", "action": 'setValue("10", "Jas")', "element_id": "10", "confidence": 0.95,

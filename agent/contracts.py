@@ -1,0 +1,248 @@
+"""The agent's side of the goal contract: deriving it when a task starts, merging what a
+model proposes, reading the previous step for the checks, and ending a task honestly.
+
+The checks themselves are pure (``verification.contract``); this module only assembles
+their inputs and turns their answer into the task's ending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from agent.policy import understand, unaccounted
+from agent.policy.coverage import grounded
+from agent.policy.references import QUALIFIERS
+from agent.policy.understand import with_preconditions
+from agent.state import StepOutcome
+from planning import Plan
+from storage import TaskAction
+from verification import (
+    Action,
+    ActionSyntaxError,
+    Clause,
+    Contract,
+    PageState,
+    PreviousStep,
+    VerificationResult,
+    contract_unproven,
+    format_action,
+    parse_action,
+    resolve_ref,
+    start_contract,
+    unmet_clauses,
+)
+
+_UNINFORMATIVE: Final = ("URL did not change", "Extension reported", "Background network")
+
+
+_CHECKABLE: Final = frozenset({"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio"})
+
+
+def contract_for_new_task(goal: str, page: PageState) -> tuple[Contract, Plan]:
+    """The policy's contract for ``goal``, read against its first page and started there,
+    and its plan."""
+    understanding = understand(goal)
+    contract, plan = _as_the_page_means_it(understanding.contract, understanding.plan, page)
+    return start_contract(contract, page), plan
+
+
+def _as_the_page_means_it(contract: Contract, plan: Plan, page: PageState) -> tuple[Contract, Plan]:
+    """"Select Martelle" ticks a box when Martelle is a checkbox and activates it when it is a
+    menu item or a link: a "checked" clause whose element the first page shows as something
+    that cannot be checked becomes a click on it (and its step a click step)."""
+    clauses = list(contract.clauses)
+    changed = False
+    for position, clause in enumerate(clauses):
+        if clause.kind != "control" or clause.state != "checked" or clause.target is None:
+            continue
+        element = resolve_ref(clause.target, page).element
+        if element is None or element.role in _CHECKABLE or "checked" in element.states:
+            continue
+        clauses[position] = clause.model_copy(update={"kind": "activated", "action": "click", "state": None, "before": None})
+        for step in plan.steps:
+            if step.clause == clause.id:
+                step.kind = "click"
+        changed = True
+    if not changed:
+        return contract, plan
+    return contract.model_copy(update={"clauses": tuple(clauses)}), plan
+
+
+def stored_contract(task_state: dict[str, Any], goal: str, page: PageState) -> Contract:
+    """The task's contract; a task that began before contracts existed gets one now (its
+    baseline is this page)."""
+    raw = task_state.get("contract")
+    if raw:
+        return Contract.model_validate(raw)
+    contract, _plan = contract_for_new_task(goal, page)
+    return contract
+
+
+def previous_step(last: TaskAction | None, result: VerificationResult | None) -> PreviousStep | None:
+    """The action issued on the previous request, as the contract checks read it."""
+    if last is None or result is None:
+        return None
+    try:
+        action = parse_action(last.action)
+    except ActionSyntaxError:
+        return None
+    lines = [line for line in result.observations if not line.startswith(_UNINFORMATIVE)]
+    return PreviousStep(
+        step=last.step_index,
+        action=action,
+        hits=tuple(last.metrics.get("clause_hits") or ()),
+        success=result.success,
+        effect=result.url_changed or result.meaningful_content_change,
+        observation=(lines[0] if lines else result.reason)[:300],
+        element=last.metrics.get("target"),
+    )
+
+
+def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause]) -> tuple[Contract, list[str]]:
+    """Add the model's clauses that account for goal words the contract does not yet cover.
+
+    A model clause is kept only when it is grounded in the goal (it names and values only
+    what the goal says) and binds at least one word nothing else binds; the policy's clauses
+    are never replaced. Returns the merged contract and the goal words still unaccounted."""
+    kept = list(contract.clauses)
+    before = set(unaccounted(goal, kept, contract.means))
+    added = 0
+    for clause in proposed:
+        if not grounded(clause, goal):
+            continue
+        after = set(unaccounted(goal, [*kept, clause], contract.means))
+        if not (before - after):
+            continue
+        added += 1
+        kept.append(clause.model_copy(update={"id": f"c{len(kept) + 1}", "covers": tuple(sorted(before - after))}))
+        before = after
+    if not added:
+        return contract, list(contract.unaccounted)
+    # What the policy could not read as a name (a superlative) stays unread whoever names it.
+    unread = [w for w in contract.unaccounted if w.lower() in QUALIFIERS]
+    missing = tuple(dict.fromkeys([*unaccounted(goal, kept, contract.means), *unread]))
+    merged = contract.model_copy(
+        update={"clauses": tuple(with_preconditions(kept)), "unaccounted": missing, "source": "merged"}
+    )
+    return merged, list(missing)
+
+
+def not_understood(contract: Contract) -> StepOutcome:
+    words = ", ".join(repr(w) for w in contract.unaccounted[:12])
+    if contract.clauses:
+        reason = f"I could not understand all of this goal: {words} cannot be matched to anything I can do and check."
+    else:
+        reason = f"I could not understand this goal: {words} cannot be matched to anything I can do and check."
+    reason += " Rephrase it as steps on this page (e.g. 'Click the Save button', 'Type \"x\" into Name')."
+    return _ending("failed", reason, code="GOAL_NOT_UNDERSTOOD")
+
+
+def settle(contract: Contract, *, why_stuck: str, code: str = "GOAL_NOT_MET") -> StepOutcome:
+    """Nothing more can be done: an honest ending from the contract. Never "completed"
+    unless every clause holds (and then the graph routes to goal_achieved, not here)."""
+    if contract.satisfied:
+        raise ValueError("a satisfied contract completes the task; settle() is for the rest")
+    holds_all = all(contract.result(c.id).status == "holds" for c in contract.clauses)
+    if contract.clauses and holds_all and contract.unaccounted:
+        words = ", ".join(repr(w) for w in contract.unaccounted[:12])
+        return _ending(
+            "needs_confirmation",
+            f"Every part of the goal I can check is done, but I cannot check {words} on the page. Please confirm.",
+        )
+    if contract_unproven(contract):
+        lines = "; ".join(unmet_clauses(contract)[:6])
+        return _ending("needs_confirmation", f"The actions were done, but the page does not show the result: {lines}. Please confirm.")
+    lines = "; ".join(unmet_clauses(contract)[:6])
+    reason = f"The goal is not done: {lines}." if lines else "The goal is not done."
+    if why_stuck:
+        reason += f" {why_stuck[0].upper()}{why_stuck[1:]}"
+    return _ending("failed", reason, code=code)
+
+
+def _ending(status: str, reason: str, *, code: str | None = None) -> StepOutcome:
+    action = format_action(Action(name="fail", value=reason[:300])) if status == "failed" else ""
+    return StepOutcome(
+        thought=reason,
+        action=action,
+        decided_by="policy",
+        status=status,  # type: ignore[arg-type]
+        failure_code=code,
+        failure_reason=reason if status != "completed" else None,
+    )
+
+
+def completion_thought(contract: Contract) -> str:
+    lines = []
+    for clause in contract.clauses:
+        result = contract.result(clause.id)
+        proof = result.evidence.observation if result.evidence is not None else result.detail
+        lines.append(f"{clause.description} ({proof})" if proof else clause.description)
+    return "Task complete: " + "; ".join(lines) + "."
+
+
+def contract_summary(contract: Contract) -> dict[str, Any]:
+    """The contract as the answer and the task detail show it: each clause with its state
+    and the evidence that satisfied it, so the extension can show *why* Stepwise believes
+    the task is (or is not) done."""
+    clauses = []
+    for clause in contract.clauses:
+        result = contract.result(clause.id)
+        clauses.append(
+            {
+                "id": clause.id,
+                "kind": clause.kind,
+                "mode": clause.mode,
+                "description": clause.description,
+                "target": clause.target.describe() if clause.target is not None else None,
+                "value": clause.value,
+                "source": clause.source,
+                "status": result.status,
+                "detail": result.detail,
+                "unproven": result.unproven,
+                "evidence": result.evidence.model_dump(mode="json") if result.evidence is not None else None,
+            }
+        )
+    return {
+        "satisfied": contract.satisfied,
+        "complete": contract.complete,
+        "source": contract.source,
+        "unaccounted": list(contract.unaccounted),
+        "clauses": clauses,
+    }
+
+
+def already_done_verdict(contract: Contract) -> VerificationResult:
+    """The goal check of a task whose contract holds on its first page (a box the goal asks
+    to tick is already ticked): no action was needed, the page shows every clause."""
+    reason = "No action was needed: the page already shows every part of the goal done"
+    return VerificationResult(
+        success=True,
+        confidence=1.0,
+        reason=reason,
+        action_succeeded=True,
+        task_completed=True,
+        goal_achieved=True,
+        semantic_summary=reason,
+        observations=satisfied(contract),
+        meaningful_content_change=False,
+        url_changed=False,
+        client_witness_override=False,
+        verification_tier=1,
+        tokens_saved=0,
+        model_called=False,
+        decided_by="rules",
+        next_goal_check=None,
+        error_category=None,
+        duration_ms=0.0,
+    )
+
+
+def satisfied(contract: Contract) -> list[str]:
+    out = []
+    for clause in contract.clauses:
+        result = contract.result(clause.id)
+        if result.status == "holds":
+            proof = result.evidence.observation if result.evidence is not None else result.detail
+            out.append(f"{clause.description}: {proof}")
+    return out

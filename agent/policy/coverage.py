@@ -1,0 +1,230 @@
+"""Does a contract account for the whole goal? Every quoted value, number, date, address,
+proper name and content word of the goal must be bound to a clause (or to a phrase that
+says *how* the work is done: "navigate through the file tree", "by clicking …").
+
+The same rule judges the policy's contract and a model's: what no clause accounts for is
+**unaccounted**, and a contract with unaccounted words cannot prove the goal. A clause must
+also be **grounded** in the goal: its names and values come from the goal's own words,
+never invented.
+
+The lexicon below is data: the words that express a clause (its verbs, the element kinds,
+ordinals, the words of a row or section reference) and the function words that carry no
+content of their own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from verification.contract import Clause, fold, words
+
+FILLER: Final[frozenset[str]] = frozenset(
+    """a an the this that these those it its to into onto in on at of for from with without by as and or
+    then than after afterwards next also please kindly now just only then when done finished you your
+    is are be been being was were will would should can could do does so there here below above
+    again all any some one each every both my our me i we us via using use up down""".split()
+)
+# "up"/"down" above are only filler when no scroll clause claims them (scroll is checked first).
+_VERBS: Final[dict[str, frozenset[str]]] = {
+    "click": frozenset(
+        "click clicking tap tapping press pressing hit push select selecting choose choosing pick open "
+        "activate follow find locate focus".split()
+    ),
+    "type": frozenset("type typing enter entering input write put fill set".split()),
+    "select": frozenset("select choose pick set".split()),
+    "press": frozenset("press hit key".split()),
+    "hover": frozenset("hover mouse over".split()),
+    "navigate": frozenset("go navigate open visit load browse".split()),
+    "back": frozenset("go back navigate return previous".split()),
+    "scroll": frozenset("scroll up down".split()),
+    "checked": frozenset("check tick select choose pick mark enable turn switch on activate".split()),
+    "unchecked": frozenset("uncheck untick deselect unselect clear disable turn switch off deactivate".split()),
+    "expanded": frozenset("expand open show unfold".split()),
+    "collapsed": frozenset("collapse close hide fold".split()),
+    "field_value": frozenset("type enter input write put fill set change update".split()),
+    "choice": frozenset("select choose pick set".split()),
+    "shown": frozenset("show shows shown display displayed see".split()),
+    "message": frozenset("see show message confirmation".split()),
+    "url": frozenset("go navigate open visit load browse page".split()),
+    "presence": frozenset("see show appear appears disappear disappears".split()),
+}
+ROLE_NOUNS: Final[dict[str, frozenset[str]]] = {
+    "button": frozenset("button buttons btn".split()),
+    "link": frozenset("link links hyperlink".split()),
+    "textbox": frozenset("field fields textbox textboxes text box boxes input inputs textarea area".split()),
+    "checkbox": frozenset("checkbox checkboxes check box boxes".split()),
+    "radio": frozenset("radio radios option options".split()),
+    "switch": frozenset("switch toggle".split()),
+    "combobox": frozenset("dropdown drop down list select menu combobox".split()),
+    "option": frozenset("option options item".split()),
+    "tab": frozenset("tab tabs".split()),
+    "menuitem": frozenset("menu item entry".split()),
+    "treeitem": frozenset("item node folder file".split()),
+}
+# Nouns that say what kind of thing an element is, whatever its role.
+ELEMENT_NOUNS: Final[frozenset[str]] = frozenset(
+    "element control item entry icon widget option folder file node tile label".split()
+)
+CONTAINER_NOUNS: Final[frozenset[str]] = frozenset(
+    "row line entry record card item tile section panel dialog modal popup form table list box named called "
+    "labelled labeled titled".split()
+)
+ORDINAL_WORDS: Final[frozenset[str]] = frozenset("first second third fourth fifth last".split())
+# Words that introduce an element's name: "the item labeled Save", "the file named Briana".
+NAME_MARKERS: Final[frozenset[str]] = frozenset("named called labelled labeled titled name label text says reading".split())
+_RAW_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_ORDINAL: Final = re.compile(r"^\d+(?:st|nd|rd|th)$")
+
+_QUOTED: Final = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
+_URL: Final = re.compile(r"\b[a-z][a-z0-9+.-]*:[^\s\"'<>]+", re.IGNORECASE)
+_EMAIL: Final = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_DATE: Final = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b")
+_TOKEN: Final = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?|[$€£%#@&]")
+
+TermKind = Literal["quoted", "url", "email", "date", "word"]
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One thing the goal says that a clause must account for."""
+
+    text: str  # as the user wrote it (quotes removed)
+    kind: TermKind
+    start: int
+
+
+def goal_terms(goal: str) -> list[Term]:
+    """Quoted values, addresses, dates, then every remaining word that is not filler."""
+    terms: list[Term] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, kind in ((_QUOTED, "quoted"), (_URL, "url"), (_EMAIL, "email"), (_DATE, "date")):
+        for match in pattern.finditer(goal):
+            if any(match.start() < end and start < match.end() for start, end in taken):
+                continue
+            text = next((g for g in match.groups() if g is not None), None) if kind == "quoted" else match.group(0)
+            if text and text.strip():
+                taken.append((match.start(), match.end()))
+                terms.append(Term(text.strip().rstrip(".,;"), kind, match.start()))  # type: ignore[arg-type]
+    for match in _TOKEN.finditer(goal):
+        if any(start <= match.start() < end for start, end in taken):
+            continue
+        word = fold(match.group(0))
+        if word in FILLER:
+            continue
+        terms.append(Term(match.group(0), "word", match.start()))
+    return sorted(terms, key=lambda t: t.start)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _all_words(text: str) -> set[str]:
+    """The words of a label, as written and canonical ("Sign in" → sign, in, login)."""
+    return set(words(text)) | set(_RAW_WORD.findall(fold(text)))
+
+
+def _canonical(word: str) -> str:
+    found = words(word)
+    return found[0] if found else word
+
+
+def clause_words(clause: Clause) -> frozenset[str]:
+    """Every word that expresses ``clause`` in a goal: its verbs, its element's name, role,
+    container and ordinal, and its value."""
+    out: set[str] = set()
+    key = clause.state if clause.kind == "control" else (clause.action if clause.kind == "activated" else clause.kind)
+    out |= _VERBS.get(key or "", frozenset())
+    if clause.kind in ("field_value", "choice"):
+        out |= _VERBS[clause.kind]
+    target = clause.target
+    if target is not None:
+        out |= _all_words(target.name) | ELEMENT_NOUNS | ORDINAL_WORDS
+        if target.name.strip():
+            out |= NAME_MARKERS
+        out |= ROLE_NOUNS.get(target.role or "", frozenset()) if target.role else set().union(*ROLE_NOUNS.values())
+        if target.container or target.container_kind:
+            out |= _all_words(target.container or "") | CONTAINER_NOUNS
+    out |= _all_words(clause.value or "")
+    if clause.kind == "activated" and clause.action == "press" and clause.value:
+        out |= {fold(clause.value)}
+    return frozenset(_stem(w) for w in out) | frozenset(out)
+
+
+def _quoted_covered(text: str, clause: Clause) -> bool:
+    wanted = fold(text)
+    names = [clause.value or ""]
+    if clause.target is not None:
+        names += [clause.target.name, clause.target.container or ""]
+    return any(wanted and (wanted == fold(n) or wanted in fold(n)) for n in names if n)
+
+
+def _word_covered(word: str, vocab: frozenset[str]) -> bool:
+    if _ORDINAL.match(word) is not None and "first" in vocab:
+        return True
+    return any(w in vocab or _stem(w) in vocab for w in (word, _canonical(word)))
+
+
+def _symbol_covered(symbol: str, clauses: Sequence[Clause]) -> bool:
+    texts = [c.value or "" for c in clauses] + [c.target.name for c in clauses if c.target is not None]
+    return any(symbol in text for text in texts)
+
+
+def _labels_value(goal: str, term: Term, following: Term | None, clauses: Sequence[Clause]) -> bool:
+    """A noun right before a quoted value it describes: "the password "x"", "username "y"" —
+    accounted for by the clause that types or chooses that value."""
+    if following is None or following.kind != "quoted":
+        return False
+    between = goal[term.start + len(term.text) : following.start]
+    if between.strip(" :=\"“'") != "":
+        return False
+    return any(c.kind in ("field_value", "choice") and _quoted_covered(following.text, c) for c in clauses)
+
+
+def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ()) -> tuple[str, ...]:
+    """The goal's terms no clause (and no "how" phrase) accounts for, in goal order."""
+    vocab = frozenset().union(*(clause_words(c) for c in clauses)) if clauses else frozenset()
+    means_words = frozenset(w for phrase in means for w in _all_words(phrase))
+    means_words |= frozenset(_stem(w) for w in means_words)
+    missing: list[str] = []
+    terms = goal_terms(goal)
+    for position, term in enumerate(terms):
+        following = terms[position + 1] if position + 1 < len(terms) else None
+        if term.kind == "word" and not term.text[0].isalnum():
+            covered = _symbol_covered(term.text, clauses)
+        elif term.kind == "word" and _labels_value(goal, term, following, clauses):
+            covered = True
+        elif term.kind == "quoted":
+            covered = any(_quoted_covered(term.text, c) for c in clauses)
+        elif term.kind in ("url", "email", "date"):
+            covered = any(fold(term.text) in fold(c.value or "") or (c.target and fold(term.text) in fold(c.target.name)) for c in clauses)
+        else:
+            word = fold(term.text)
+            covered = _word_covered(word, vocab) or _word_covered(word, means_words)
+        if not covered and term.text not in missing:
+            missing.append(term.text)
+    return tuple(missing)
+
+
+def grounded(clause: Clause, goal: str) -> bool:
+    """The clause names and values only what the goal says (no invented element or value)."""
+    goal_vocab = set(words(goal))
+    goal_vocab |= {_stem(w) for w in goal_vocab}
+    folded_goal = fold(goal)
+    texts = [clause.value or ""]
+    if clause.target is not None:
+        texts += [clause.target.name, clause.target.container or ""]
+    for text in texts:
+        if not text.strip():
+            continue
+        if fold(text) in folded_goal:
+            continue
+        if not all(w in goal_vocab or _stem(w) in goal_vocab for w in words(text)):
+            return False
+    return True

@@ -1,0 +1,103 @@
+"""Words of a goal → an :class:`ElementRef`: name, role, ordinal, and the row, card, list
+item, dialog or section the element is in ("the Edit button in the row for Bob Stone",
+"the Delete button in the Billing section", "Save in the dialog").
+
+Qualifiers Stepwise cannot check by reading labels — superlatives and comparisons ("the
+cheapest", "the card with the greatest number", "words similar to …") — are not turned into
+names: they are returned as ``unread`` so the goal is reported as not understood instead
+of being matched against labels that happen to contain those words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from agent.policy.goal import RoleHint, parse_target
+from verification.contract import ContainerKind, ElementRef, RefRole, fold
+
+_KINDS: Final[dict[str, ContainerKind]] = {
+    "row": "row", "line": "row", "entry": "row", "record": "row", "table": "row",
+    "card": "card", "tile": "card",
+    "item": "item",
+    "section": "section", "panel": "section", "box": "section", "tab": "section", "area": "section",
+    "dialog": "dialog", "modal": "dialog", "popup": "dialog", "pop-up": "dialog", "window": "dialog",
+    "form": "form",
+}  # fmt: skip
+_KIND_WORDS: Final = "|".join(sorted(map(re.escape, _KINDS), key=len, reverse=True))
+_LINK: Final = r"(?:for|of|with|named|called|labell?ed|titled|about|containing|that says|that shows|showing|where)"
+_CONTAINER_PATTERNS: Final = (
+    # "… in the row for Bob Stone", "… on the card of Ana"
+    re.compile(rf"^(?P<head>.+?)\s+(?:in|on|within|inside|under|from|at)\s+(?:the\s+|a\s+)?(?P<kind>{_KIND_WORDS})\s+{_LINK}\s+(?P<ctx>.+)$"),
+    # "… in the Billing section"
+    re.compile(rf"^(?P<head>.+?)\s+(?:in|on|within|inside|under|from|at)\s+(?:the\s+)?(?P<ctx>.+?)\s+(?P<kind>{_KIND_WORDS})$"),
+    # "… in the dialog"
+    re.compile(rf"^(?P<head>.+?)\s+(?:in|on|within|inside)\s+(?:the\s+)?(?P<kind>{_KIND_WORDS})$"),
+)
+_FOR: Final = re.compile(r"^(?P<head>.+?)\s+(?:for|next to|beside|belonging to)\s+(?P<ctx>.+)$")
+_ROLE_NAMES: Final[dict[RoleHint, RefRole]] = {
+    "button": "button", "link": "link", "textbox": "textbox", "checkbox": "checkbox", "radio": "radio",
+    "combobox": "combobox", "tab": "tab", "menuitem": "menuitem",
+}  # fmt: skip
+# Words that qualify rather than name: no label check can prove them.
+QUALIFIERS: Final[frozenset[str]] = frozenset(
+    """cheapest cheaper expensive priciest greatest greater largest larger biggest bigger smallest smaller
+    least most best worst longest longer shortest shorter highest higher lowest lower newest oldest latest
+    earliest fastest slowest nearest closest similar like unlike matching except other another random any
+    correct right wrong answer that it this them those these""".split()
+)
+_WHEN_DONE: Final = re.compile(r"\s+(?:when|once|after)\s+(?:you(?:'re| are)\s+)?(?:done|finished|ready)\b.*$")
+_QUOTED: Final = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
+
+
+@dataclass(frozen=True)
+class ReadRef:
+    ref: ElementRef | None
+    unread: tuple[str, ...] = ()  # words of the phrase this reference cannot stand for
+
+
+def _role_in(text: str) -> bool:
+    return parse_target(text).role is not None
+
+
+def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
+    """The element a phrase of the goal names (see the module doc)."""
+    raw = _WHEN_DONE.sub("", phrase.strip().rstrip(".!"))
+    quoted = _QUOTED.search(raw)
+    exact = next((g for g in quoted.groups() if g is not None), None) if quoted else None
+    folded = fold(raw)
+    head, container, kind = folded, None, None
+    for pattern in _CONTAINER_PATTERNS:
+        if match := pattern.match(folded):
+            head = match.group("head")
+            kind = _KINDS.get(match.group("kind"))
+            container = match.groupdict().get("ctx")
+            break
+    else:
+        if (match := _FOR.match(folded)) and (exact is not None or _role_in(match.group("head"))):
+            head, container = match.group("head"), match.group("ctx")
+    target = parse_target(head)
+    quoted_name = exact is not None and fold(exact) in head
+    name = exact if quoted_name and exact is not None else (target.name or target.text)
+    unread = tuple(w for w in name.split() if w in QUALIFIERS) if exact is None else ()
+    if container is not None:
+        container = _strip_quotes(container)
+        unread += tuple(w for w in container.split() if w in QUALIFIERS)
+    role = _ROLE_NAMES.get(target.role) if target.role else None
+    if not name.strip() and role is None and not container and kind is None and not commit:
+        return ReadRef(None, unread)
+    ref = ElementRef(
+        name=name.strip(),
+        role=role,
+        container=container or None,
+        container_kind=kind,
+        ordinal=target.ordinal,
+        exact=quoted_name,
+        commit=commit,
+    )
+    return ReadRef(ref, unread)
+
+
+def _strip_quotes(text: str) -> str:
+    return " ".join(re.sub(r"[\"“”']", " ", text).split())

@@ -1,0 +1,236 @@
+"""A goal, read without a model: the plan to do it and the contract that proves it done.
+
+Both come from one reading of the goal, so every plan step that produces something the
+user asked for is linked to the clause that checks it (``PlanStep.clause``), and the
+policy acts only on the element that clause's reference resolves to.
+
+Step kinds become clauses like this (a step that only reveals or opens something on the
+way — expand a section, open the "New patient" form, scroll — is *how*, not *what*, unless
+it is the whole goal):
+
+====================  =============================================================
+fill                  ``field_value`` (a precondition of the next click, if any)
+select                ``choice``
+check / uncheck       ``control`` checked / unchecked (a precondition likewise)
+click                 ``activated`` click
+submit                ``activated`` click on the commit control, with a visible effect
+press                 ``activated`` press (Enter needs a visible effect)
+hover, focus          ``activated`` hover / click
+navigate              ``url``; "go back" is ``activated`` back
+find (last step)      ``control`` expanded; a bare scroll is ``activated`` scroll
+new record            its fields, its commit, and the record's name ``shown`` after it
+====================  =============================================================
+
+What the goal says that no clause accounts for is ``unaccounted`` (see
+:mod:`agent.policy.coverage`); the task then cannot be proven and, without a model, is not
+attempted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from agent.policy.coverage import unaccounted
+from agent.policy.decompose import ALL_FIELDS, normalise_clause, split_clauses, steps_for_clause
+from agent.policy.references import read_ref
+from planning import Plan, PlanStep
+from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, fold, words
+
+# A value that points at something instead of giving it: Stepwise cannot type "that".
+_PLACEHOLDER_VALUES: Final[frozenset[str]] = frozenset(
+    {"it", "that", "this", "them", "these", "those", "your answer", "the answer", "answer", "the result", "result", "the text", "the number", "the word"}
+)
+_ROLE_NOUNS: Final[frozenset[str]] = frozenset({"button", "btn", "link"})
+# Controls whose click must show a result to count (a commit, or a change of a record).
+_EFFECT_WORDS: Final[frozenset[str]] = COMMIT_WORDS | frozenset(
+    "delete remove archive deactivate activate enable disable upload export import reply share invite subscribe "
+    "unsubscribe approve reject transfer checkout".split()
+)
+_NOTHING: Final = re.compile(r"^(?:select|choose|pick|check|tick)\s+(?:nothing|none)$")
+_DATE: Final = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$")
+_NUMBER: Final = re.compile(r"^-?\d+(?:[.,]\d+)?$")
+
+
+@dataclass(frozen=True)
+class Understanding:
+    plan: Plan
+    contract: Contract  # not started: no baseline yet
+
+
+@dataclass
+class _Reading:
+    goal: str
+    steps: list[PlanStep]
+    clauses: list[Clause]
+    means: list[str]
+    unread: list[str]
+    results: list[Clause]  # what shows once the work is committed, added after the steps'
+
+    def add(self, clause: Clause | None, step: PlanStep | None) -> None:
+        if clause is not None:
+            clause = clause.model_copy(update={"id": f"c{len(self.clauses) + 1}"})
+            self.clauses.append(clause)
+        if step is not None:
+            if clause is not None:
+                step.clause = clause.id
+            self.steps.append(step)
+
+
+def understand(goal: str) -> Understanding:
+    """The policy's plan and contract for ``goal`` (see the module doc)."""
+    reading = _Reading(goal, [], [], [], [], [])
+    segments = split_clauses(goal)
+    per_segment: list[list[PlanStep]] = []
+    for segment in segments:
+        normalised, means = normalise_clause(segment)
+        reading.means.extend(means)
+        if normalised is not None and _NOTHING.match(fold(normalised)):
+            reading.means.append(normalised)  # "select nothing": no box to tick
+        per_segment.append(steps_for_clause(segment) if normalised is not None else [])
+    flat = [step for steps in per_segment for step in steps]
+    for position, step in enumerate(flat):
+        later = flat[position + 1 :]
+        _read_step(reading, step, last=not later, later=later)
+    for result in reading.results:
+        reading.add(result, None)
+    clauses = with_preconditions(reading.clauses)
+    for index, step in enumerate(reading.steps):
+        step.index = index
+    missing = list(unaccounted(goal, clauses, reading.means))
+    missing += [w for w in reading.unread if w not in missing]
+    plan = Plan(goal=goal, steps=reading.steps, source="policy")
+    contract = Contract(clauses=tuple(clauses), unaccounted=tuple(missing), means=tuple(reading.means), source="policy")
+    return Understanding(plan=plan, contract=contract)
+
+
+def _placeholder(value: str | None) -> bool:
+    return value is None or not value.strip() or fold(value) in _PLACEHOLDER_VALUES
+
+
+def _match_for(value: str) -> str:
+    text = value.strip()
+    if _DATE.match(text):
+        return "date"
+    if _NUMBER.match(text):
+        return "number"
+    return "casefold"
+
+
+def _ref(reading: _Reading, phrase: str | None, *, commit: bool = False) -> ElementRef | None:
+    read = read_ref(phrase or "", commit=commit)
+    reading.unread.extend(read.unread)
+    return read.ref
+
+
+def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[PlanStep]) -> None:
+    description = step.description
+    match step.kind:
+        case "fill":
+            if _placeholder(step.value):
+                reading.unread.append(step.value or "the value")
+                return
+            assert step.value is not None
+            ref = ElementRef(role="textbox", every=True) if step.target == ALL_FIELDS else _ref(reading, step.target)
+            if ref is None:
+                ref = ElementRef(role="textbox")
+            reading.add(Clause(id="", kind="field_value", description=description, target=ref, value=step.value, match=_match_for(step.value)), step)
+        case "select":
+            if _placeholder(step.value):
+                reading.unread.append(step.value or "the option")
+                return
+            ref = _ref(reading, step.target) if step.target and fold(step.target) not in ("the list", "list") else None
+            if ref is not None and not ref.name and ref.role is None and not ref.container:
+                ref = None
+            reading.add(Clause(id="", kind="choice", description=description, target=ref, value=step.value, match=_match_for(step.value or "")), step)
+        case "check" | "uncheck":
+            ref = _ref(reading, step.target)
+            if ref is None:
+                reading.unread.append(step.target or step.kind)
+                return
+            state = "checked" if step.kind == "check" else "unchecked"
+            reading.add(Clause(id="", kind="control", description=description, target=ref, state=state), step)
+        case "click" | "submit":
+            ref = _ref(reading, step.target)
+            if ref is None:
+                reading.unread.append(step.target or "the control")
+                return
+            label = [w for w in words(ref.name) if w not in _ROLE_NOUNS]
+            generic = len(label) == 1 and label[0] in COMMIT_WORDS  # "press submit", "click save"
+            effect = step.kind == "submit" or bool(label and label[0] in _EFFECT_WORDS)
+            if generic:
+                ref = ref.model_copy(update={"commit": True})
+            reading.add(Clause(id="", kind="activated", description=description, target=ref, action="click", effect=effect), step)
+        case "press":
+            ref = _ref(reading, step.target)
+            key = step.value or "Enter"
+            reading.add(
+                Clause(id="", kind="activated", description=description, target=ref, action="press", value=key, effect=fold(key) == "enter"),
+                step,
+            )
+        case "hover":
+            reading.add(Clause(id="", kind="activated", description=description, target=_ref(reading, step.target), action="hover"), step)
+        case "focus":
+            ref = _ref(reading, step.target) or ElementRef(role="textbox")
+            reading.add(Clause(id="", kind="activated", description=description, target=ref, action="click"), step)
+        case "navigate":
+            if step.value == "back":
+                reading.add(Clause(id="", kind="activated", description=description, action="back"), step)
+            elif step.value:
+                reading.add(Clause(id="", kind="url", description=description, value=step.value, match="exact"), step)
+        case "find":
+            _read_reveal(reading, step, last=last)
+        case "open":
+            reading.means.append(step.description)
+            reading.add(None, step)
+            _read_record(reading, step, later)
+        case _:
+            reading.unread.append(step.description)
+
+
+def _read_reveal(reading: _Reading, step: PlanStep, *, last: bool) -> None:
+    """Expand / scroll: a goal of its own only when nothing follows it."""
+    if not last:
+        reading.means.append(step.description)
+        reading.add(None, step)
+        return
+    if step.value in ("up", "down") and not step.target:
+        reading.add(Clause(id="", kind="activated", description=step.description, action="scroll"), step)
+        return
+    ref = _ref(reading, step.target)
+    if ref is None:
+        reading.unread.append(step.target or step.description)
+        return
+    reading.add(Clause(id="", kind="control", description=step.description, target=ref, state="expanded"), step)
+
+
+def _read_record(reading: _Reading, opener: PlanStep, later: list[PlanStep]) -> None:
+    """A new record: once its form is committed, its name (first value) is shown."""
+    values = [s.value for s in later if s.kind == "fill" and s.value]
+    if values and any(s.kind == "submit" for s in later):
+        name = values[0]
+        reading.results.append(
+            Clause(
+                id="",
+                kind="shown",
+                description=f"{name!r} is shown once the new {opener.target or 'record'} is saved",
+                value=name,
+            )
+        )
+
+
+def with_preconditions(clauses: list[Clause]) -> list[Clause]:
+    """A field value or control state followed by a click is a precondition of that click:
+    it must have held when the click was made (the form it was in may be gone after).
+    Clauses that already name their event keep it."""
+    out: list[Clause] = []
+    for position, clause in enumerate(clauses):
+        if clause.before is None and clause.kind in ("field_value", "choice", "control") and clause.state not in ("expanded", "collapsed"):
+            following = next(
+                (c for c in clauses[position + 1 :] if c.kind == "activated" and c.action in ("click", "press")), None
+            )
+            if following is not None:
+                clause = clause.model_copy(update={"before": following.id})
+        out.append(clause)
+    return out

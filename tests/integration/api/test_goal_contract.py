@@ -1,0 +1,226 @@
+"""The goal contract over the HTTP API: completion is proven on the page, never claimed.
+
+Every answer here is checked for one truth: ``status == "completed"`` exactly when the
+contract is satisfied, and the verdict's ``goalAchieved`` says the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.integration.api.conftest import Api, ApiFactory
+from tests.support.scenario_model import ScenarioModel, SeenPrompt
+
+URL = "https://portal.example/settings"
+
+
+def one_truth(body: dict[str, Any]) -> dict[str, Any]:
+    """No answer says two things about whether the goal is done."""
+    contract = body.get("contract")
+    completed = body["status"] == "completed"
+    if contract is not None:
+        assert completed == contract["satisfied"], body
+        if completed:
+            assert all(c["status"] == "holds" and c["evidence"] for c in contract["clauses"]), contract
+    if body.get("verification") is not None:
+        assert body["verification"]["goalAchieved"] is completed or (
+            body["verification"]["goalAchieved"] is None and not completed
+        ), body
+    if completed:
+        assert body["action"] == "finish()"
+    return body
+
+
+def settings_tree(*, sms: bool, saved: bool = False, focus: str | None = None) -> list[dict[str, Any]]:
+    def node(i: str, r: str, n: str, on: bool = False) -> dict[str, Any]:
+        states = [s for s, want in (("checked", on), ("focused", focus == i)) if want]
+        return {"i": i, "r": r, "n": n, **({"s": states} if states else {})}
+
+    tree = [node("1", "chk", "Email notifications", True), node("2", "chk", "SMS notifications", sms), node("3", "btn", "Save")]
+    if saved:
+        tree.append({"i": "9", "r": "status", "n": "Settings saved"})
+    return tree
+
+
+async def run(api: Api, goal: str, trees: list[list[dict[str, Any]]], *, url: str = URL) -> list[dict[str, Any]]:
+    bodies: list[dict[str, Any]] = []
+    ids: dict[str, str] = {}
+    for tree in trees:
+        body: dict[str, Any] = {"url": url, "interactiveTree": tree, **ids}
+        if not ids:
+            body["query"] = goal
+        response = await api.interact(body)
+        assert response.status_code == 200, response.text
+        answer = one_truth(response.json())
+        bodies.append(answer)
+        ids = {"taskId": answer["taskId"], "sessionId": answer["sessionId"]}
+        if answer["status"] != "active":
+            break
+    return bodies
+
+
+UNREADABLE = [
+    "blorp the frobnicator",
+    "Log out",
+    "Book a flight to Paris for Friday",
+    "Transfer $500 to savings",
+    "go to file:///etc/passwd",
+    "Delete my account",
+    "Buy the cheapest ticket",
+    "Order two pizzas",
+    "Reply to the last email from Ana",
+    "Cancel my subscription",
+    "Export the report as CSV",
+    "Make it look nicer",
+]
+
+
+@pytest.mark.parametrize("goal", UNREADABLE)
+async def test_a_goal_the_policy_cannot_read_ends_at_once_and_says_why(api: Api, goal: str) -> None:
+    (body,) = await run(api, goal, [settings_tree(sms=False)])
+    assert body["status"] == "failed" and body["failureCode"] == "GOAL_NOT_UNDERSTOOD"
+    assert body["action"].startswith("fail(")
+    assert body["contract"]["complete"] is False and body["contract"]["unaccounted"]
+    assert any(repr(word) in body["thought"] for word in body["contract"]["unaccounted"])
+    detail = (await api.client.get(f"/api/tasks/{body['taskId']}", headers=api.headers())).json()
+    assert detail["failureCode"] == "GOAL_NOT_UNDERSTOOD" and detail["status"] == "failed"
+
+
+async def test_a_goal_already_true_on_the_first_page_completes_with_its_evidence(api: Api) -> None:
+    (body,) = await run(api, "Check Email notifications", [settings_tree(sms=False)])
+    assert (body["status"], body["action"]) == ("completed", "finish()")
+    assert body["verification"]["goalAchieved"] is True and body["verification"]["tier"] == 1
+    (clause,) = body["contract"]["clauses"]
+    assert clause["mode"] == "state" and clause["evidence"]["step"] == 0
+    assert "Email notifications" in clause["evidence"]["observation"]
+
+
+async def test_check_then_save_completes_only_when_the_page_shows_it(api: Api) -> None:
+    goal = "Check SMS notifications and click Save"
+    bodies = await run(
+        api,
+        goal,
+        [settings_tree(sms=False), settings_tree(sms=True, focus="2"), settings_tree(sms=True, saved=True, focus="3")],
+    )
+    assert [b["action"] for b in bodies] == ['click("2")', 'click("3")', "finish()"]
+    assert bodies[-1]["status"] == "completed"
+    sms, save = bodies[-1]["contract"]["clauses"]
+    assert sms["detail"] == "held when step 1 was done"
+    assert save["evidence"]["step"] == 1 and "Settings saved" in save["evidence"]["observation"]
+
+
+async def test_a_save_the_page_does_not_confirm_needs_confirmation_never_completed(api: Api) -> None:
+    """Save only moves the focus: the click landed, the result is a server-side effect
+    nobody can see. Stepwise waits twice, then asks the user to confirm."""
+    pages = [settings_tree(sms=False), settings_tree(sms=True, focus="2")] + [settings_tree(sms=True, focus="3")] * 4
+    bodies = await run(api, "Check SMS notifications and click Save", pages)
+    assert [b["action"] for b in bodies[:4]] == ['click("2")', 'click("3")', "wait(1)", "wait(1)"]
+    last = bodies[-1]
+    assert last["status"] == "needs_confirmation" and last["action"] == ""
+    save = last["contract"]["clauses"][1]
+    assert save["unproven"] is True and save["status"] == "pending"
+    detail = (await api.client.get(f"/api/tasks/{last['taskId']}", headers=api.headers())).json()
+    assert detail["status"] == "needs_confirmation" and detail["contract"]["satisfied"] is False
+    again = await api.interact({"url": URL, "interactiveTree": settings_tree(sms=True), "taskId": last["taskId"]})
+    assert again.status_code == 409  # a finished task takes no more steps
+
+
+def people_tree(deactivated: str | None = None) -> list[dict[str, Any]]:
+    tree = []
+    for n, name in enumerate(("Ana Silva", "Bob Stone", "Chen Wei")):
+        ctx = [f"row: {name} · {name.split()[0].lower()}@x.io · {'Inactive' if name == deactivated else 'Member'}"]
+        label = "Activate" if name == deactivated else "Deactivate"
+        tree += [{"i": f"e{n}", "r": "btn", "n": "Edit", "ctx": ctx}, {"i": f"d{n}", "r": "btn", "n": label, "ctx": ctx}]
+    return tree
+
+
+async def test_the_row_the_goal_names_is_the_row_acted_on(api: Api) -> None:
+    bodies = await run(
+        api, "Click the Deactivate button in the row for Chen Wei", [people_tree(), people_tree(deactivated="Chen Wei")]
+    )
+    assert [b["action"] for b in bodies] == ['click("d2")', "finish()"]
+    evidence = bodies[-1]["contract"]["clauses"][0]["evidence"]
+    assert "Chen Wei" in evidence["element"]
+
+
+async def test_a_button_repeated_in_every_row_is_never_guessed(api: Api) -> None:
+    (body,) = await run(api, "Click the Deactivate button", [people_tree()])
+    assert body["status"] == "failed" and "ambiguous" in body["thought"]
+
+
+async def test_the_wrong_rows_button_does_not_satisfy_the_goal(api: Api) -> None:
+    """Even when the page changes: Ana's row went inactive, not Chen's."""
+    first = one_truth((await api.interact({"url": URL, "query": "Click the Deactivate button in the row for Chen Wei", "interactiveTree": people_tree()})).json())
+    assert first["action"] == 'click("d2")'
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    # The site deactivated the wrong person (a bug of the site): the clicked element still
+    # verified, but Chen Wei's clause is about Chen Wei's button, and that was the one clicked.
+    wrong = one_truth((await api.interact({"url": URL, "interactiveTree": people_tree(deactivated="Ana Silva"), **ids})).json())
+    assert wrong["status"] == "completed"  # the goal was to click that button: done, with evidence
+    assert "Chen Wei" in wrong["contract"]["clauses"][0]["evidence"]["element"]
+
+
+# --- a model that lies ------------------------------------------------------------------
+
+
+def _liar() -> ScenarioModel:
+    """Every verdict claims the whole task done; every action is finish(); every plan has
+    no steps and a contract that names nothing on the page."""
+    return ScenarioModel(
+        {
+            "CONTEXT_ANALYSIS": lambda s: {"source": "PAGE", "required_sources": ["PAGE"], "missing_information": [], "search_query": None, "reason": "Done."},
+            "PLANNING": lambda s: {
+                "steps": [],
+                "contract": [{"kind": "shown", "value": "The goal is complete.", "description": "Done"}],
+                "needs_user_input": [],
+            },
+            "ACTION_GENERATION": lambda s: {"thought": "The goal is complete.", "action": "finish()", "element_id": None, "confidence": 0.97, "chain": [], "step_done": True, "missing_info": []},
+            "VERIFICATION": lambda s: {"action_succeeded": True, "task_completed": True, "confidence": 0.97, "reason": "The goal is complete."},
+            "OUTCOME_PREDICTION": lambda s: {"description": "Done.", "url_should_change": None, "elements_to_appear": [], "success_text": None, "next_goal": None},
+            "REPLANNING": lambda s: {"valid": True, "minor_modifications_only": True, "suggested_changes": [], "modified_steps": None},
+            "CRITIC": lambda s: {"approved": True, "concerns": [], "alternative_action": None, "confidence": 0.97},
+            "SELF_CORRECTION": lambda s: {"strategy": "RETRY_WITH_DELAY", "action": None, "reason": "Done."},
+        }
+    )
+
+
+async def _with_liar(make_api: ApiFactory) -> tuple[Api, ScenarioModel]:
+    model = _liar()
+    api = await make_api(rate_limit_per_minute=1000)
+    model.sink = api.app.state.usage_service
+    api.app.state.agent_deps.gateway = model
+    return api, model
+
+
+async def test_a_lying_model_can_slow_the_task_never_finish_it_early(make_api: ApiFactory) -> None:
+    api, model = await _with_liar(make_api)
+    bodies = await run(
+        api,
+        "Check SMS notifications and click Save",
+        [settings_tree(sms=False), settings_tree(sms=True, focus="2"), settings_tree(sms=True, saved=True, focus="3")],
+    )
+    # The model proposed finish() every time; each was rejected for the policy's action.
+    assert [b["action"] for b in bodies] == ['click("2")', 'click("3")', "finish()"]
+    assert bodies[-1]["status"] == "completed"
+    assert all(b["status"] == "active" for b in bodies[:-1])
+    assert [b["verification"]["goalAchieved"] for b in bodies[1:]] == [False, True]  # only the page decides
+    assert model.purposes().count("ACTION_GENERATION") == 2  # two finish() proposals, both rejected
+
+
+async def test_a_lying_model_on_a_goal_nobody_can_read_never_completes(make_api: ApiFactory) -> None:
+    api, _model = await _with_liar(make_api)
+    bodies = await run(api, "Transfer $500 to savings", [settings_tree(sms=False)] * 4)
+    assert bodies[-1]["status"] in ("failed", "needs_confirmation")
+    assert all(b["status"] != "completed" for b in bodies)
+    assert bodies[0]["contract"]["complete"] is False
+
+
+async def test_a_premature_finish_verdict_on_the_first_step_is_only_a_request_to_check(make_api: ApiFactory) -> None:
+    api, _model = await _with_liar(make_api)
+    first = one_truth((await api.interact({"url": URL, "query": "Check SMS notifications", "interactiveTree": settings_tree(sms=False)})).json())
+    assert first["action"] == 'click("2")'  # not finish(): nothing is checked yet
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    unchanged = one_truth((await api.interact({"url": URL, "interactiveTree": settings_tree(sms=False, focus="2"), **ids})).json())
+    assert unchanged["status"] == "active"  # the verdict says done, the box says no
+    assert unchanged["verification"]["taskCompleted"] is True and unchanged["verification"]["goalAchieved"] is False

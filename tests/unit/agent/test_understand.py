@@ -1,0 +1,146 @@
+"""The policy reads a goal into a plan and a contract — and says what it could not read.
+Every quoted value, number, date, name and content word must be bound to a clause."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.contracts import merge_model_clauses, settle
+from agent.policy import understand, unaccounted
+from verification import Clause, ClauseResult, Contract, ElementRef
+
+
+def kinds(goal: str) -> list[tuple[str, str | None]]:
+    contract = understand(goal).contract
+    return [(c.kind, c.action or c.state) for c in contract.clauses]
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "blorp the frobnicator",
+        "asdf qwer zxcv",
+        "Log out",
+        "Book a flight to Paris",
+        "Transfer $500 to savings",
+        "go to file:///etc/passwd",
+        "Buy the ticket with the cheapest cost.",
+        "Order one of each item: Garlic bread, Spaghetti and Meatballs",
+        "Find the 2nd word in the paragraph, type that into the textbox and press Submit.",
+        "Solve the math problem and type your answer into the textbox.",
+        "Find and pick the card with the greatest number, then press submit.",
+        "Select words similar to mild, delicious and click Submit.",
+        "Click the Save button, then book the flight",
+    ],
+)
+def test_what_the_policy_cannot_read_is_unaccounted(goal: str) -> None:
+    contract = understand(goal).contract
+    assert not contract.complete, contract
+    assert contract.unaccounted
+
+
+def test_unaccounted_names_the_words_it_could_not_place() -> None:
+    contract = understand("Click the Save button, then book the flight").contract
+    assert contract.unaccounted == ("book", "flight")
+    assert [c.kind for c in contract.clauses] == ["activated"]  # what it did read stays
+
+
+@pytest.mark.parametrize(
+    ("goal", "expected"),
+    [
+        ("Click on the \"Ok\" button.", [("activated", "click")]),
+        ("Click button ONE, then click button TWO.", [("activated", "click"), ("activated", "click")]),
+        ('Enter "Kasey" into the text field and press Submit.', [("field_value", None), ("activated", "click")]),
+        ('Enter the password "yA" into both text fields and press submit.', [("field_value", None), ("activated", "click")]),
+        ("Select HF2, K9 and click Submit.", [("control", "checked"), ("control", "checked"), ("activated", "click")]),
+        ("Select Helli from the list and click Submit.", [("choice", None), ("activated", "click")]),
+        ("Uncheck Weekly digest", [("control", "unchecked")]),
+        ("Focus into the 2nd input textbox.", [("activated", "click")]),
+        ('Close the dialog box by clicking the "x".', [("activated", "click")]),
+        ('Navigate through the file tree. Find and click on the folder or file named "Truman".', [("activated", "click")]),
+        ("Expand the section below and click submit.", [("activated", "click")]),
+        ("Expand the Advanced section", [("control", "expanded")]),
+        ("go to https://app.example/billing", [("url", None)]),
+        ("Go back", [("activated", "back")]),
+        ("Scroll down", [("activated", "scroll")]),
+        ('Add a new patient named "Jas"', [("field_value", None), ("activated", "click"), ("shown", None)]),
+        ("Select nothing and click Submit", [("activated", "click")]),
+    ],
+)
+def test_goals_the_policy_reads_are_fully_accounted(goal: str, expected: list[tuple[str, str | None]]) -> None:
+    contract = understand(goal).contract
+    assert contract.complete, contract.unaccounted
+    assert kinds(goal) == expected
+
+
+def test_the_row_a_goal_names_is_part_of_the_reference() -> None:
+    for goal in ("Click the Deactivate button in the row for Chen Wei", "click the deactivate button for chen wei"):
+        (clause,) = understand(goal).contract.clauses
+        assert clause.target is not None
+        assert clause.target.name.lower() == "deactivate" and clause.target.role == "button"
+        assert (clause.target.container or "").lower() == "chen wei"
+    (section,) = understand("Click Delete in the Billing section").contract.clauses
+    assert section.target is not None and section.target.container_kind == "section"
+    assert (section.target.container or "").lower() == "billing"
+
+
+def test_state_clauses_before_a_click_are_its_preconditions() -> None:
+    contract = understand('Enter the username "ann" and the password "pw" into the text fields and press login.').contract
+    name, password, login = contract.clauses
+    assert name.mode == password.mode == "state" and login.mode == "event"
+    assert name.before == password.before == login.id
+    assert login.effect  # a commit must show a result
+    free = understand("Check Dark mode").contract.clauses[0]
+    assert free.before is None  # nothing after it: it must hold at the end
+
+
+def test_plan_steps_are_linked_to_their_clauses() -> None:
+    reading = understand("Select HF2 and click Submit.")
+    assert [s.clause for s in reading.plan.steps] == [c.id for c in reading.contract.clauses]
+    opened = understand('Add a new patient named "Jas"').plan.steps
+    assert opened[0].kind == "open" and opened[0].clause is None  # how, not what
+
+
+def test_values_that_point_instead_of_giving_are_not_values() -> None:
+    contract = understand("Type that into the search box").contract
+    assert not contract.complete and "that" in contract.unaccounted
+
+
+def test_a_model_contract_missing_a_goal_value_is_not_enough() -> None:
+    goal = 'Deactivate "Bob Stone"'
+    policy = understand(goal).contract
+    assert not policy.complete
+    lazy = Clause(id="m1", kind="activated", description="deactivate", target=ElementRef(name="Deactivate"), action="click", source="model")
+    merged, missing = merge_model_clauses(policy, goal, [lazy])
+    assert missing == ["Bob Stone"] and not merged.complete
+    scoped = lazy.model_copy(update={"target": ElementRef(name="Deactivate", container="Bob Stone")})
+    merged, missing = merge_model_clauses(policy, goal, [scoped])
+    assert missing == [] and merged.complete and merged.source == "merged"
+
+
+def test_model_clauses_that_invent_names_or_add_nothing_are_dropped() -> None:
+    goal = "Check Dark mode and click Save"
+    policy = understand(goal).contract
+    invented = Clause(id="m1", kind="shown", description="done", value="The goal is complete.", source="model")
+    duplicate = Clause(id="m2", kind="control", description="dark", target=ElementRef(name="Dark mode"), state="checked", source="model")
+    merged, missing = merge_model_clauses(policy, goal, [invented, duplicate])
+    assert merged == policy and missing == []
+
+
+def test_coverage_needs_a_clause_for_each_quoted_value() -> None:
+    clause = Clause(id="c1", kind="field_value", description="x", target=ElementRef(name="Name"), value="Jas")
+    assert unaccounted('Type "Jas" into Name and "Kim" into Surname', [clause]) == ("Kim", "Surname")
+
+
+def test_an_ending_never_says_completed_and_says_why() -> None:
+    save = Clause(id="c1", kind="activated", description="Save", target=ElementRef(name="Save"), action="click", effect=True)
+    unproven = Contract(clauses=(save,), results={"c1": ClauseResult(id="c1", status="pending", unproven=True)})
+    assert settle(unproven, why_stuck="").status == "needs_confirmation"
+    undone = Contract(clauses=(save,))
+    ending = settle(undone, why_stuck="no valid next action", code="NO_VALID_ACTION")
+    assert (ending.status, ending.failure_code) == ("failed", "NO_VALID_ACTION")
+    uncovered = Contract(clauses=(save,), unaccounted=("savings",), results={"c1": ClauseResult(id="c1", status="holds")})
+    ending = settle(uncovered, why_stuck="")
+    assert ending.status == "needs_confirmation" and "'savings'" in ending.thought
+    with pytest.raises(ValueError):
+        settle(Contract(clauses=(save,), results={"c1": ClauseResult(id="c1", status="holds")}), why_stuck="")

@@ -1,0 +1,145 @@
+"""Element references resolve strictly, on what a person sees, within the row or section the
+goal names — and never on a decoy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from verification import ElementRef, PageState, resolve_ref
+from verification.contract import matches, words
+
+URL = "https://app.example/people"
+
+
+def page(*nodes: dict[str, Any], viewport: dict[str, int] | None = None) -> PageState:
+    return PageState.from_v3(list(nodes), url=URL, viewport=viewport)
+
+
+def people_table() -> PageState:
+    rows = [("Ana Silva", "ana@x.io"), ("Bob Stone", "bob@x.io"), ("Chen Wei", "chen@x.io")]
+    nodes: list[dict[str, Any]] = []
+    for n, (name, mail) in enumerate(rows):
+        ctx = [f"row: {name} · {mail} · Member", "section: Team"]
+        nodes.append({"i": f"e{n}", "r": "btn", "n": "Edit", "ctx": ctx})
+        nodes.append({"i": f"d{n}", "r": "btn", "n": "Deactivate", "ctx": ctx})
+    nodes.append({"i": "s", "r": "btn", "n": "Save", "ctx": ["section: Billing"]})
+    return page(*nodes)
+
+
+def test_the_row_the_goal_names_picks_that_rows_button_never_the_first() -> None:
+    table = people_table()
+    ref = ElementRef(name="Deactivate", role="button", container="Bob Stone", container_kind="row")
+    assert [e.id for e in resolve_ref(ref, table).elements] == ["d1"]
+    # The kind is a hint: a card layout with the same name still resolves.
+    assert resolve_ref(ref.model_copy(update={"container_kind": "card"}), table).element.id == "d1"  # type: ignore[union-attr]
+
+
+def test_a_button_repeated_in_every_row_without_a_row_is_ambiguous() -> None:
+    found = resolve_ref(ElementRef(name="Edit", role="button"), people_table())
+    assert not found.found and found.ambiguous
+    assert "3 elements match" in found.reason
+
+
+def test_a_row_that_is_not_on_the_page_resolves_to_nothing() -> None:
+    found = resolve_ref(ElementRef(name="Edit", container="Dana Kim"), people_table())
+    assert not found.found and not found.ambiguous
+
+
+def test_a_section_scopes_a_control() -> None:
+    ref = ElementRef(name="Save", container="Billing", container_kind="section")
+    assert resolve_ref(ref, people_table()).element.id == "s"  # type: ignore[union-attr]
+    assert not resolve_ref(ref.model_copy(update={"container": "Team"}), people_table()).found
+
+
+def test_every_word_of_the_name_must_be_there_and_the_exact_label_wins() -> None:
+    shown = page({"i": "1", "r": "btn", "n": "Save draft"}, {"i": "2", "r": "btn", "n": "Save"}, {"i": "3", "r": "btn", "n": "Send"})
+    assert resolve_ref(ElementRef(name="Save"), shown).element.id == "2"  # type: ignore[union-attr]
+    assert resolve_ref(ElementRef(name="save draft"), shown).element.id == "1"  # type: ignore[union-attr]
+    assert not resolve_ref(ElementRef(name="Save and close"), shown).found
+    assert {e.id for e in matches(ElementRef(name="Save"), shown)} == {"1", "2"}
+
+
+def test_identical_controls_in_no_container_are_interchangeable() -> None:
+    twins = page({"i": "1", "r": "btn", "n": "OK"}, {"i": "2", "r": "btn", "n": "OK"})
+    assert resolve_ref(ElementRef(name="OK"), twins).element.id == "1"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("wanted", "label"),
+    [("x", "×"), ("close", "×"), ("x", "Close"), ("login", "Sign in"), ("log in", "Log-in"), ("notifcations", "Notifications"), ("patients", "Patient")],
+)
+def test_synonyms_plurals_and_small_typos_are_the_same_word(wanted: str, label: str) -> None:
+    assert resolve_ref(ElementRef(name=wanted), page({"i": "1", "r": "btn", "n": label})).found
+
+
+def test_ordinals_count_in_page_order_within_the_role() -> None:
+    fields = page(*({"i": f"f{n}", "r": "inp", "n": ""} for n in range(3)), {"i": "b", "r": "btn", "n": "Go"})
+    assert resolve_ref(ElementRef(role="textbox", ordinal=2), fields).element.id == "f1"  # type: ignore[union-attr]
+    assert resolve_ref(ElementRef(role="textbox", ordinal=-1), fields).element.id == "f2"  # type: ignore[union-attr]
+    assert not resolve_ref(ElementRef(role="textbox", ordinal=4), fields).found
+    assert [e.id for e in resolve_ref(ElementRef(role="textbox", every=True), fields).elements] == ["f0", "f1", "f2"]
+
+
+def test_the_commit_control_is_found_whatever_its_label() -> None:
+    form = page({"i": "1", "r": "inp", "n": "Name"}, {"i": "2", "r": "btn", "n": "Create patient"}, {"i": "3", "r": "link", "n": "Help"})
+    assert resolve_ref(ElementRef(name="submit", commit=True), form).element.id == "2"  # type: ignore[union-attr]
+    assert resolve_ref(ElementRef(commit=True), form).element.id == "2"  # type: ignore[union-attr]
+    two = page({"i": "1", "r": "btn", "n": "Save"}, {"i": "2", "r": "btn", "n": "Submit"})
+    assert not resolve_ref(ElementRef(commit=True), two).found  # which one? no guess
+
+
+DECOYS: list[tuple[str, dict[str, Any]]] = [
+    ("hidden", {"s": "hidden"}),
+    ("behind a modal", {"occ": True}),
+    ("in another frame", {"f": 2}),
+    ("zero-size", {"box": [10, 10, 0, 0]}),
+    ("1x1 sr-only", {"box": [10, 10, 1, 1]}),
+    ("parked off the page", {"box": [-9999, 10, 80, 20]}),
+    ("right of the viewport", {"box": [5000, 10, 80, 20]}),
+]
+
+
+@pytest.mark.parametrize(("why", "extra"), DECOYS, ids=[d[0] for d in DECOYS])
+def test_a_decoy_is_never_the_element(why: str, extra: dict[str, Any]) -> None:
+    decoy = {"i": "1", "r": "chk", "n": "SMS notifications", "s": "checked", **extra}
+    found = resolve_ref(ElementRef(name="SMS notifications"), page(decoy, viewport={"width": 1280, "height": 800}))
+    assert not found.found, why
+
+
+def test_an_aria_label_that_contradicts_the_visible_text_is_not_that_control() -> None:
+    # <button aria-label="Save">Delete</button>: a person reads "Delete".
+    decoy = page({"i": "1", "r": "btn", "n": "Save", "t": "Delete"})
+    assert not resolve_ref(ElementRef(name="Save"), decoy).found
+    # An icon button whose only name is its aria-label is fine.
+    icon = page({"i": "1", "r": "btn", "n": "Search"})
+    assert resolve_ref(ElementRef(name="Search"), icon).found
+    # A label that adds to the visible text ("Save" shown, "Save changes" announced) is fine.
+    longer = page({"i": "1", "r": "btn", "n": "Save changes", "t": "Save"})
+    assert resolve_ref(ElementRef(name="Save"), longer).found
+
+
+def test_a_reference_must_name_something() -> None:
+    with pytest.raises(ValueError):
+        ElementRef(name="  ")
+    with pytest.raises(ValueError):
+        ElementRef(name="x", ordinal=0)
+    assert ElementRef(name="Edit", role="button", container="Bob Stone", container_kind="row").describe() == (
+        "the button 'Edit' in the row for 'Bob Stone'"
+    )
+
+
+def test_words_are_canonical() -> None:
+    assert words("Sign in") == ("login",)
+    assert words("E-mail ×") == ("email", "x")
+
+
+def test_a_quoted_label_is_matched_with_its_spelling_when_only_case_differs() -> None:
+    links = page({"i": "1", "r": "link", "n": "eget"}, {"i": "2", "r": "link", "n": "Eget"})
+    assert resolve_ref(ElementRef(name="Eget", exact=True), links).element.id == "2"  # type: ignore[union-attr]
+    assert [e.id for e in matches(ElementRef(name="Eget", exact=True), links)] == ["2"]
+    # Unquoted, case is not the user's choice: the two are the same label, the first is used.
+    assert resolve_ref(ElementRef(name="Eget"), links).element.id == "1"  # type: ignore[union-attr]
+    # A quoted label no element spells exactly still resolves case-insensitively.
+    assert resolve_ref(ElementRef(name="EGET", exact=True), links).found

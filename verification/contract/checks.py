@@ -1,0 +1,429 @@
+"""Checking a contract: each clause against the page now, the verified action log, and what
+changed since the task began. Pure functions; the agent calls :func:`start` once when a task
+begins and :func:`evaluate` on every later request.
+
+* ``field_value`` — the field holds the value (case-folded; numbers and dates normalised).
+* ``choice`` — the list shows the option, or the option's radio/checkbox/option is selected.
+* ``control`` — the control is checked / unchecked / expanded / collapsed.
+* ``activated`` (event) — the previous action acted on the element the reference resolves
+  to *on the page it was issued on*, and verification found it worked. A commit
+  (``effect``) also needs a visible effect: a URL change or a change of the interactive
+  elements or messages — the focus moving onto a Save button is not a saved form.
+* ``message`` (event) — a message of that kind (with that text) appeared that was not on
+  the first page; it stays satisfied after a toast fades.
+* ``shown`` — the value is shown (outside form fields) more often than on the first page.
+* ``url`` — the page's address is the one named (scheme-less host/path, or a fragment).
+* ``presence`` — the element appeared (was not on the first page) or disappeared.
+
+A state clause with ``before`` is a precondition of that event: once the event happened it
+holds exactly when it held on the page the event's action was issued on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Final
+from urllib.parse import parse_qsl, urlsplit
+
+from verification.actions import Action
+from verification.contract.model import Clause, ClauseResult, Contract, ElementRef, Evidence
+from verification.contract.refs import Resolution, describe_element, fold, matches, perceivable, resolve
+from verification.elements import PageElement
+from verification.page import PageState
+
+TEXT_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
+LIST_ROLES: Final = frozenset({"combobox", "listbox"})
+CHOICE_ROLES: Final = frozenset(
+    {"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio", "treeitem", "tab", "button"}
+)
+_ACTION_KINDS: Final[dict[str, frozenset[str]]] = {
+    "click": frozenset({"click"}),
+    "setValue": frozenset({"type"}),
+    "select": frozenset({"select"}),
+    "press": frozenset({"press"}),
+    "hover": frozenset({"hover"}),
+    "navigate": frozenset({"navigate"}),
+    "goBack": frozenset({"back"}),
+    "scroll": frozenset({"scroll"}),
+}
+_NUMBER: Final = re.compile(r"-?\d+(?:[.,]\d+)?")
+_DATE_FORMS: Final = (
+    re.compile(r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})$"),
+    re.compile(r"^(?P<m>\d{1,2})[-/.](?P<d>\d{1,2})[-/.](?P<y>\d{4})$"),
+)
+
+
+@dataclass(frozen=True)
+class PreviousStep:
+    """The action issued on the previous request and how verification judged it."""
+
+    step: int
+    action: Action
+    hits: tuple[str, ...]  # event clauses its target resolved to when it was issued
+    success: bool
+    effect: bool  # the URL changed or the interactive elements/messages changed
+    observation: str  # the verification's line that says so
+    element: str | None = None  # the target as it was described when the action was issued
+
+
+# ---- values -------------------------------------------------------------------------------
+
+
+def _date(text: str) -> date | None:
+    for form in _DATE_FORMS:
+        if m := form.match(text.strip()):
+            try:
+                return date(int(m["y"]), int(m["m"]), int(m["d"]))
+            except ValueError:
+                return None
+    return None
+
+
+def value_matches(wanted: str, actual: str | None, how: str) -> bool:
+    if actual is None:
+        return False
+    w, a = " ".join(wanted.split()), " ".join(actual.split())
+    if how == "exact":
+        return w == a
+    if how == "contains":
+        return fold(w) in fold(a)
+    if how == "number":
+        wn, an = _NUMBER.search(w.replace(",", "")), _NUMBER.search(a.replace(",", ""))
+        return wn is not None and an is not None and float(wn.group()) == float(an.group())
+    if how == "date":
+        wd, ad = _date(w), _date(a)
+        return wd is not None and wd == ad
+    if fold(w) == fold(a):
+        return True
+    digits_w, digits_a = re.sub(r"\W+", "", fold(w)), re.sub(r"\W+", "", fold(a))
+    return bool(digits_w) and digits_w.isdigit() and digits_w == digits_a  # input masks: 5551234 vs (555) 123-4
+
+
+# ---- the page now -------------------------------------------------------------------------
+
+
+def _holds(detail: str, evidence: Evidence | None = None) -> tuple[str, str, Evidence | None]:
+    return "holds", detail, evidence
+
+
+def _not_yet(detail: str) -> tuple[str, str, Evidence | None]:
+    return "pending", detail, None
+
+
+def _wrong(detail: str) -> tuple[str, str, Evidence | None]:
+    return "failed", detail, None
+
+
+def _field_value(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
+    assert clause.target is not None and clause.value is not None
+    found = resolve(clause.target, page, roles=TEXT_ROLES)
+    if not found.found:
+        return _not_yet(found.reason)
+    wrong = [e for e in found.elements if not value_matches(clause.value, e.value, clause.match)]
+    if wrong:
+        element = wrong[0]
+        return _wrong(f"{describe_element(element)} holds {element.value or ''!r}, not {clause.value!r}")
+    element = found.elements[0]
+    where = describe_element(element) if len(found.elements) == 1 else f"{len(found.elements)} fields"
+    return _holds(f"{where} holds {clause.value!r}", Evidence(step=step, observation=f"{where} holds {clause.value!r}", element=where, value=element.value))
+
+
+def _checked(element: PageElement) -> bool:
+    return "checked" in element.states or "selected" in element.states
+
+
+def _choice(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
+    assert clause.value is not None
+    lists = resolve(clause.target, page, roles=LIST_ROLES) if clause.target is not None else Resolution(())
+    if not lists.found and not lists.ambiguous:
+        lists = _only_list(page)  # "the scroll list": the page's one list, whatever its label
+    if lists.found:
+        element = lists.elements[0]
+        if value_matches(clause.value, element.value, clause.match):
+            seen = f"{describe_element(element)} shows {element.value!r}"
+            return _holds(seen, Evidence(step=step, observation=seen, element=describe_element(element), value=element.value))
+    options = resolve(_option_ref(clause), page, roles=CHOICE_ROLES - {"button"})
+    if options.found:
+        element = options.elements[0]
+        if _checked(element):
+            seen = f"{describe_element(element)} is selected"
+            return _holds(seen, Evidence(step=step, observation=seen, element=describe_element(element)))
+        return _wrong(f"{describe_element(element)} is not selected")
+    if lists.found:
+        element = lists.elements[0]
+        return _wrong(f"{describe_element(element)} shows {element.value or ''!r}, not {clause.value!r}")
+    return _not_yet(f"no list or option {clause.value!r} is visible")
+
+
+def _only_list(page: PageState) -> Resolution:
+    lists = [e for e in page.elements if e.role in LIST_ROLES and perceivable(e, page)]
+    return Resolution(tuple(lists[:1])) if len(lists) == 1 else Resolution((), "no single list on the page")
+
+
+def _option_ref(clause: Clause) -> ElementRef:
+    target = clause.target
+    return ElementRef(
+        name=clause.value or "",
+        container=target.container if target is not None else None,
+        container_kind=target.container_kind if target is not None else None,
+    )
+
+
+def _control(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
+    assert clause.target is not None and clause.state is not None
+    roles = None if clause.state in ("expanded", "collapsed") else CHOICE_ROLES
+    found = resolve(clause.target, page, roles=roles)
+    if not found.found:
+        return _not_yet(found.reason)
+    element = found.elements[0]
+    if clause.state in ("checked", "unchecked"):
+        on = _checked(element)
+        good = on == (clause.state == "checked")
+        now = "on" if on else "off"
+    else:
+        on = "expanded" in element.states
+        good = on == (clause.state == "expanded")
+        now = "expanded" if on else "collapsed"
+    line = f"{describe_element(element)} is {now}"
+    if good:
+        return _holds(line, Evidence(step=step, observation=line, element=describe_element(element)))
+    return _wrong(line)
+
+
+def _page_text_count(page: PageState, value: str) -> int:
+    """How often ``value`` is shown as text — in messages, on visible elements that are not
+    form fields, and in the page's visible text when the DOM was sent — never counting what
+    is typed into a field."""
+    wanted = fold(value)
+    if not wanted:
+        return 0
+    count = sum(fold(m.text).count(wanted) for m in page.messages)
+    count += sum(fold(e.name).count(wanted) for e in page.elements if e.role not in TEXT_ROLES and perceivable(e, page))
+    return max(count, fold(page.text_summary).count(wanted))
+
+
+def _messages(clause: Clause, page: PageState) -> list[str]:
+    wanted = fold(clause.value or "")
+    out = []
+    for message in page.messages:
+        if clause.message_kind == "success" and message.kind not in ("success", "status", "toast", "alert"):
+            continue
+        if clause.message_kind == "error" and message.kind not in ("error", "alert"):
+            continue
+        if wanted and wanted not in fold(message.text):
+            continue
+        out.append(message.text)
+    return out
+
+
+def _url_matches(wanted: str, url: str) -> bool:
+    want = urlsplit(wanted if "//" in wanted else f"//{wanted}")
+    have = urlsplit(url)
+    if want.netloc:
+        if want.netloc.lower().removeprefix("www.") != have.netloc.lower().removeprefix("www."):
+            return False
+        if want.path.rstrip("/") and want.path.rstrip("/") != have.path.rstrip("/"):
+            return False
+        return set(parse_qsl(want.query)) <= set(parse_qsl(have.query))
+    return fold(wanted).strip("/") in fold(f"{have.path}?{have.query}")
+
+
+def baseline_count(clause: Clause, page: PageState) -> int:
+    """What the first page already shows of a clause that must *appear* (kept with the contract)."""
+    if clause.kind == "shown" and clause.value:
+        return _page_text_count(page, clause.value)
+    if clause.kind == "message":
+        return len(_messages(clause, page))
+    if clause.kind == "presence" and clause.target is not None:
+        return len(resolve(clause.target, page).elements)
+    return 0
+
+
+def _now(clause: Clause, contract: Contract, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
+    """A state clause (or an appear/disappear clause) on the page as it is now."""
+    base = contract.baseline.get(clause.id, 0)
+    match clause.kind:
+        case "field_value":
+            return _field_value(clause, page, step)
+        case "choice":
+            return _choice(clause, page, step)
+        case "control":
+            return _control(clause, page, step)
+        case "url":
+            assert clause.value is not None
+            if _url_matches(clause.value, page.url):
+                return _holds(f"the page is {page.url}", Evidence(step=step, observation=f"the page is {page.url}", value=page.url))
+            return _not_yet(f"the page is {page.url}")
+        case "shown":
+            assert clause.value is not None
+            count = _page_text_count(page, clause.value)
+            if count > base:
+                line = f"{clause.value!r} is shown on the page ({count}× now, {base}× at the start)"
+                return _holds(line, Evidence(step=step, observation=line, value=clause.value))
+            return _not_yet(f"{clause.value!r} is not shown more than at the start ({count}×)")
+        case "presence":
+            assert clause.target is not None
+            found = resolve(clause.target, page)
+            present = len(found.elements)
+            if clause.appear and present > base:
+                line = f"{describe_element(found.elements[0])} appeared"
+                return _holds(line, Evidence(step=step, observation=line, element=describe_element(found.elements[0])))
+            if not clause.appear and present == 0 and base > 0:
+                return _holds(f"{clause.target.describe()} is gone", Evidence(step=step, observation=f"{clause.target.describe()} is gone"))
+            return _not_yet(f"{clause.target.describe()} is {'not there yet' if clause.appear else 'still there'}")
+        case "message":
+            seen = _messages(clause, page)
+            if len(seen) > base:
+                line = f"the page shows {seen[-1]!r}"
+                return _holds(line, Evidence(step=step, observation=line, value=seen[-1]))
+            return _not_yet("no such message has appeared")
+    return _not_yet("checked from the action log")
+
+
+# ---- the action log ------------------------------------------------------------------------
+
+
+def clause_hits(contract: Contract, action: Action, page: PageState) -> tuple[str, ...]:
+    """The event clauses this action, issued on ``page``, would satisfy once verified: its
+    target is an element the clause's reference describes here (same kind of action)."""
+    kinds = _ACTION_KINDS.get(action.name, frozenset())
+    hits: list[str] = []
+    for clause in contract.clauses:
+        if clause.kind != "activated" or clause.action not in kinds:
+            continue
+        if clause.target is None:
+            hits.append(clause.id)
+            continue
+        if action.target is None:
+            continue
+        if any(e.id == action.target for e in matches(clause.target, page)):
+            hits.append(clause.id)
+    return tuple(hits)
+
+
+def _event(clause: Clause, contract: Contract, previous: PreviousStep | None) -> ClauseResult | None:
+    """A new result for an event clause after ``previous``, else None."""
+    if previous is None:
+        return None
+    old = contract.result(clause.id)
+    if clause.id not in previous.hits:
+        # A commit whose result was late: the page changed while only waiting for it.
+        if old.unproven and previous.action.name == "wait" and previous.success and previous.effect:
+            return old.model_copy(
+                update={"status": "holds", "unproven": False, "detail": f"its result showed at step {previous.step}"}
+            )
+        return None
+    if not previous.success:
+        return ClauseResult(id=clause.id, status="pending", detail=f"step {previous.step}: the action did not verify")
+    missing = [c for c in contract.preconditions(clause.id) if previous.step not in contract.held_at.get(c.id, [])]
+    if missing:
+        what = "; ".join(c.description for c in missing)
+        return ClauseResult(id=clause.id, status="pending", detail=f"step {previous.step} was done before this held: {what}")
+    evidence = Evidence(step=previous.step, observation=previous.observation, element=previous.element)
+    if clause.effect and not previous.effect:
+        return ClauseResult(
+            id=clause.id,
+            status="pending",
+            unproven=True,
+            evidence=evidence,
+            detail=f"step {previous.step} worked, but the page shows no result of it",
+        )
+    return ClauseResult(id=clause.id, status="holds", detail=f"done at step {previous.step}", evidence=evidence)
+
+
+# ---- the contract over time ---------------------------------------------------------------------
+
+
+def start(contract: Contract, page: PageState) -> Contract:
+    """The contract on the task's first page: baselines for what must appear, then the
+    first evaluation (step 0)."""
+    baseline = {c.id: baseline_count(c, page) for c in contract.clauses if c.kind in ("shown", "message", "presence")}
+    return evaluate(contract.model_copy(update={"baseline": baseline, "results": {}, "held_at": {}}), page, step=0)
+
+
+def evaluate(contract: Contract, page: PageState, *, step: int, previous: PreviousStep | None = None) -> Contract:
+    """Every clause's status on ``page`` — the page on which action ``step`` will be issued —
+    after ``previous`` (the action before it, with its verdict)."""
+    results = dict(contract.results)
+    held_at = {k: list(v) for k, v in contract.held_at.items()}
+    for clause in contract.clauses:
+        if clause.kind != "activated":
+            continue
+        old = contract.result(clause.id)
+        if old.status == "holds":
+            continue
+        if (new := _event(clause, contract, previous)) is not None:
+            results[clause.id] = new
+        elif clause.id not in results:
+            results[clause.id] = ClauseResult(id=clause.id, detail="not done yet")
+    for clause in contract.clauses:
+        if clause.kind == "activated":
+            continue
+        old = contract.result(clause.id)
+        if clause.mode == "event" and old.status == "holds":
+            continue  # a message that appeared stays seen
+        status, detail, evidence = _now(clause, contract, page, step)
+        if status == "holds" and clause.mode == "state":
+            held_at.setdefault(clause.id, [])
+            if step not in held_at[clause.id]:
+                held_at[clause.id].append(step)
+        event = results.get(clause.before) if clause.before else None
+        if event is not None and event.status == "holds":
+            results[clause.id] = _at_event(clause, event, held_at, old)
+            continue
+        results[clause.id] = ClauseResult(id=clause.id, status=status, detail=detail, evidence=evidence)  # type: ignore[arg-type]
+    return contract.model_copy(update={"results": results, "held_at": held_at})
+
+
+def _at_event(clause: Clause, event: ClauseResult, held_at: dict[str, list[int]], old: ClauseResult) -> ClauseResult:
+    step = event.evidence.step if event.evidence is not None else None
+    if step is not None and step in held_at.get(clause.id, []):
+        if old.status == "holds" and old.detail.startswith("held when step"):
+            return old
+        return ClauseResult(
+            id=clause.id, status="holds", detail=f"held when step {step} was done",
+            evidence=Evidence(step=step, observation=f"{clause.description}: held on the page of step {step}"),
+        )  # fmt: skip
+    return ClauseResult(id=clause.id, status="failed", detail=f"did not hold when step {step} was done")
+
+
+def unmet(contract: Contract) -> list[str]:
+    """The clauses that do not hold, in words, for a message to the user."""
+    lines = []
+    for clause in contract.pending():
+        result = contract.result(clause.id)
+        lines.append(f"{clause.description} ({result.detail})" if result.detail else clause.description)
+    return lines
+
+
+def all_unproven(contract: Contract) -> bool:
+    """Nothing was left undone and nothing went wrong; only proof is missing: every clause
+    that does not hold is a commit done without a visible result, or a result (message,
+    text, element) that could only show once such a commit took effect."""
+    pending = contract.pending()
+    if not pending:
+        return False
+    commits = [c for c in contract.clauses if c.kind == "activated" and c.effect]
+    commits_done = bool(commits) and all(
+        contract.result(c.id).status == "holds" or contract.result(c.id).unproven for c in commits
+    )
+    for clause in pending:
+        result = contract.result(clause.id)
+        if result.status == "failed":
+            return False
+        if result.unproven:
+            continue
+        if clause.kind in ("message", "shown", "presence") and commits_done:
+            continue
+        return False
+    return True
+
+
+def satisfied_lines(contract: Contract) -> Iterable[str]:
+    for clause in contract.clauses:
+        result = contract.result(clause.id)
+        if result.status == "holds":
+            yield f"{clause.description}: {result.evidence.observation if result.evidence else result.detail}"

@@ -1,0 +1,264 @@
+"""Resolving an :class:`ElementRef` on a page — strictly, and only against what a person sees.
+
+A reference resolves to the elements that
+
+* are **perceivable**: not hidden, not behind a modal (``occ``), in the main frame, not
+  zero-size, not parked off the page (``left: -9999px``);
+* carry **every word of the name** in their accessible name (or placeholder), with
+  plural/singular, small typos and a few synonyms ("×" = "x" = "close") allowed — and whose
+  *visible* text, when an ``aria-label`` overrode it, does not contradict that name;
+* have a role of the family the reference names;
+* sit in a row, card, list item, dialog or section whose text carries every word of the
+  container the reference names ("in the row for Bob Stone").
+
+Among several matches the best-named win (an exact label over a longer one); an ordinal
+picks by page order; ``every`` keeps them all. Elements with the same role, name and
+container are interchangeable (the first is used); otherwise several equally good matches
+are **ambiguous** and the reference does not resolve — Stepwise never guesses which row
+the user meant.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import Final
+
+from verification.contract.model import ElementRef, RefRole
+from verification.elements import PageElement
+from verification.page import PageState
+
+ROLE_FAMILIES: Final[dict[RefRole, frozenset[str]]] = {
+    "button": frozenset({"button", "menuitem", "tab", "switch", "link"}),
+    "link": frozenset({"link", "menuitem", "button", "treeitem"}),
+    "textbox": frozenset({"textbox", "searchbox", "combobox", "spinbutton"}),
+    "checkbox": frozenset({"checkbox", "switch", "menuitemcheckbox"}),
+    "radio": frozenset({"radio", "menuitemradio", "option"}),
+    "switch": frozenset({"switch", "checkbox", "button"}),
+    "combobox": frozenset({"combobox", "listbox"}),
+    "option": frozenset({"option", "radio", "menuitemradio", "treeitem"}),
+    "tab": frozenset({"tab"}),
+    "menuitem": frozenset({"menuitem", "menuitemcheckbox", "menuitemradio", "link", "button"}),
+    "treeitem": frozenset({"treeitem", "link", "button"}),
+}
+# A role the reference names, preferred over the other roles of its family.
+_EXACT_ROLE_BONUS: Final = 0.02
+_TOP_TIER: Final = 0.1
+_FUZZY: Final = 0.85
+_MIN_AREA: Final = 4.0  # px²: an sr-only 1×1 box is not something a person sees
+_FAR_OFF: Final = -5000.0
+
+# Synonyms are data: words (after phrase canonicalisation) that name the same thing on a control.
+_PHRASES: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
+    (re.compile(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])"), replacement)
+    for pattern, replacement in (
+        (r"(?:log|sign)[\s-]?in", "login"),
+        (r"(?:log|sign)[\s-]?out", "logout"),
+        (r"e-mail", "email"),
+        (r"check[\s-]?out", "checkout"),
+    )
+)
+_GLYPHS: Final = str.maketrans({"×": " x ", "✕": " x ", "✖": " x ", "╳": " x ", "✗": " x "})
+_EQUIVALENT: Final[dict[str, str]] = {"close": "x", "dismiss": "x"}
+_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+# Labels of the control that commits a form, for a reference to "the submit button".
+COMMIT_WORDS: Final[frozenset[str]] = frozenset(
+    "submit save create add ok done confirm continue send apply login next finish update register post book "
+    "order pay publish search go".split()
+)
+_COMMIT_ROLES: Final = frozenset({"button", "link", "menuitem"})
+
+
+@lru_cache(maxsize=8192)
+def fold(text: str) -> str:
+    """Lower-case, accent-free, whitespace-collapsed."""
+    if not text.isascii():
+        text = "".join(ch for ch in unicodedata.normalize("NFKD", text.translate(_GLYPHS)) if not unicodedata.combining(ch))
+    return " ".join(text.lower().split())
+
+
+@lru_cache(maxsize=8192)
+def words(text: str) -> tuple[str, ...]:
+    """The words of a label, canonical: "Sign in" → ("login",), "×" → ("x",)."""
+    folded = fold(text)
+    for pattern, replacement in _PHRASES:
+        folded = pattern.sub(replacement, folded)
+    return tuple(_EQUIVALENT.get(w, w) for w in _WORD.findall(folded))
+
+
+def _same_word(wanted: str, seen: str) -> float:
+    if wanted == seen:
+        return 1.0
+    if wanted.rstrip("s") == seen.rstrip("s") or wanted + "es" == seen or seen + "es" == wanted:
+        return 0.97
+    if min(len(wanted), len(seen)) >= 5 and SequenceMatcher(None, wanted, seen, autojunk=False).ratio() >= _FUZZY:
+        return 0.9
+    return 0.0
+
+
+def words_within(wanted: tuple[str, ...], text: str) -> float:
+    """How well ``text`` carries every word of ``wanted`` (0 when one is missing): the
+    share of ``text`` the wanted words make up, lowered slightly for inexact words."""
+    seen = words(text)
+    if not wanted or not seen:
+        return 0.0
+    quality = 1.0
+    for word in wanted:
+        best = max((_same_word(word, s) for s in seen), default=0.0)
+        if best == 0.0:
+            return 0.0
+        quality = min(quality, best)
+    return quality * min(1.0, len(wanted) / len(seen))
+
+
+def perceivable(element: PageElement, page: PageState) -> bool:
+    """Would a person see this element now? Hidden, covered, other-frame, zero-size and
+    off-page elements never satisfy a clause."""
+    if element.hidden or element.occluded or element.frame != 0:
+        return False
+    box = element.box
+    if box is not None:
+        x, y, width, height = box
+        if width * height < _MIN_AREA or x + width <= 0 or y + height <= _FAR_OFF:
+            return False
+        if page.viewport is not None and x >= page.viewport[0]:
+            return False
+    return True
+
+
+def _name_score(ref_words: tuple[str, ...], element: PageElement) -> float:
+    best = max(words_within(ref_words, label) for label in (element.name, element.placeholder or ""))
+    if best and element.text is not None and words_within(ref_words, element.text) == 0.0:
+        return 0.0  # an aria-label that says what the visible text does not
+    return best
+
+
+def _in_container(ref: ElementRef, element: PageElement) -> bool:
+    wanted = words(ref.container or "")
+    if not wanted:
+        return ref.container_kind is None or any(c.startswith(f"{ref.container_kind}:") for c in element.container)
+    return any(words_within(wanted, entry.partition(":")[2]) > 0.0 for entry in element.container)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    elements: tuple[PageElement, ...]
+    reason: str = ""
+    ambiguous: bool = False  # several different elements match equally well
+
+    @property
+    def found(self) -> bool:
+        return bool(self.elements)
+
+    @property
+    def element(self) -> PageElement | None:
+        return self.elements[0] if self.elements else None
+
+
+def _interchangeable(a: PageElement, b: PageElement) -> bool:
+    return a.role == b.role and fold(a.name) == fold(b.name) and a.container == b.container
+
+
+def resolve(ref: ElementRef, page: PageState, *, roles: frozenset[str] | None = None) -> Resolution:
+    """The element(s) ``ref`` names on ``page`` (see the module doc). ``roles`` narrows the
+    candidates further (a field to type into, a box to tick)."""
+    if ref.commit and not ref.name.strip() and ref.role is None:
+        return _commit_control(ref, page) or Resolution((), "no single submit control is visible")
+    found = _resolve(ref, page, roles)
+    if ref.commit and not found.found:
+        return _commit_control(ref, page) or found
+    return found
+
+
+def _commit_control(ref: ElementRef, page: PageState) -> Resolution | None:
+    """The page's one submit control: a submit-typed button, else the one button whose
+    label is a commit word (Save, Submit, OK…)."""
+    buttons = [
+        e for e in page.elements
+        if e.role in _COMMIT_ROLES and perceivable(e, page) and "disabled" not in e.states
+        and (not (ref.container or ref.container_kind) or _in_container(ref, e))
+    ]  # fmt: skip
+    typed = [e for e in buttons if e.input_type == "submit"]
+    if len(typed) == 1:
+        return Resolution((typed[0],))
+    named = [e for e in buttons if e.role == "button" and set(words(e.name)) & COMMIT_WORDS and len(words(e.name)) <= 3]
+    if len(named) == 1:
+        return Resolution((named[0],))
+    return None
+
+
+def matches(ref: ElementRef, page: PageState) -> tuple[PageElement, ...]:
+    """Every perceivable element the reference describes (all its name words, its role,
+    its container) — not just the best: whether an action landed on "an element matching
+    the description" is a question about this set. An ordinal still names one element."""
+    if ref.ordinal is not None:
+        return resolve(ref, page).elements
+    scored = _scored(ref, page, None)
+    found = [e for _s, _o, e in scored]
+    if ref.commit and not found:
+        commit = _commit_control(ref, page)
+        return commit.elements if commit is not None else ()
+    return tuple(found)
+
+
+def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> list[tuple[float, int, PageElement]]:
+    if ref.commit and not ref.name.strip() and ref.role is None:
+        return []
+    family = ROLE_FAMILIES[ref.role] if ref.role is not None else None
+    ref_words = words(ref.name)
+    scored: list[tuple[float, int, PageElement]] = []
+    for order, element in enumerate(page.elements):
+        if family is not None and element.role not in family:
+            continue
+        if roles is not None and element.role not in roles:
+            continue
+        if not perceivable(element, page):
+            continue
+        if ref.container or ref.container_kind:
+            if not _in_container(ref, element):
+                continue
+        score = _name_score(ref_words, element) if ref_words else 0.9
+        if score == 0.0:
+            continue
+        if ref.role is not None and element.role == ref.role:
+            score += _EXACT_ROLE_BONUS
+        scored.append((score, order, element))
+    if ref.exact and ref_words:
+        # "Click the link "Eget"" on a page with "eget" and "Eget": the user's spelling decides.
+        spelled = " ".join(ref.name.split())
+        exact = [s for s in scored if spelled in " ".join(s[2].name.split())]
+        if exact:
+            return exact
+    return scored
+
+
+def _resolve(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> Resolution:
+    scored = _scored(ref, page, roles)
+    what = ref.describe()
+    if not scored:
+        return Resolution((), f"no visible element is {what}")
+    if ref.every:
+        return Resolution(tuple(e for _s, _o, e in sorted(scored, key=lambda s: s[1])))
+    top = max(s for s, _o, _e in scored)
+    tier = sorted((s for s in scored if top - s[0] < _TOP_TIER), key=lambda s: s[1])
+    if ref.ordinal is not None:
+        index = ref.ordinal - 1 if ref.ordinal > 0 else len(tier) + ref.ordinal
+        if 0 <= index < len(tier):
+            return Resolution((tier[index][2],))
+        return Resolution((), f"there is no {what} (only {len(tier)} match)")
+    best = [e for s, _o, e in tier if top - s < 0.01]
+    if all(_interchangeable(best[0], other) for other in best[1:]):
+        return Resolution((best[0],))
+    names = ", ".join(describe_element(e) for e in best[:3])
+    return Resolution((), f"{what} is ambiguous: {len(best)} elements match ({names})", ambiguous=True)
+
+
+def describe_element(element: PageElement) -> str:
+    """``button "Deactivate" in row: Bob Stone · bob@… `` — for evidence and messages."""
+    text = f"{element.role} {element.name!r}" if element.name else element.role
+    if element.container:
+        text += f" in {element.container[0]}"
+    return text
