@@ -6,7 +6,7 @@ or from server-side HTML (:meth:`PageState.from_html`). Engines never re-parse H
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -40,9 +40,18 @@ class PageState:
     text_summary: str = ""
     source: Literal["v3", "html"] = "v3"
     _index: dict[str, PageElement] = field(init=False, repr=False, compare=False)
+    _memo: dict[str, Any] = field(init=False, repr=False, compare=False)  # derived views, computed once
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {element.id: element for element in self.elements})
+        object.__setattr__(self, "_memo", {})
+
+    def memo(self, key: str, compute: Callable[[], Any]) -> Any:
+        """A view of the page derived once per page (the page is immutable)."""
+        memo = self._memo
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     def element(self, element_id: str) -> PageElement | None:
         """The element an action targets, or ``None`` if it is not on this page."""

@@ -200,9 +200,14 @@ def _page_text_count(page: PageState, value: str) -> int:
     wanted = fold(value)
     if not wanted:
         return 0
-    count = sum(fold(m.text).count(wanted) for m in page.messages)
-    count += sum(fold(e.name).count(wanted) for e in page.elements if e.role not in TEXT_ROLES and perceivable(e, page))
-    return max(count, fold(page.text_summary).count(wanted))
+    shown, summary = page.memo("contract.shown_text", lambda: _shown_text(page))
+    return max(shown.count(wanted), summary.count(wanted))
+
+
+def _shown_text(page: PageState) -> tuple[str, str]:
+    texts = [fold(m.text) for m in page.messages]
+    texts += [fold(e.name) for e in page.elements if e.role not in TEXT_ROLES and perceivable(e, page)]
+    return "\n".join(texts), fold(page.text_summary)
 
 
 def _messages(clause: Clause, page: PageState) -> list[str]:

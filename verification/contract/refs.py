@@ -89,14 +89,25 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(_EQUIVALENT.get(w, w) for w in _WORD.findall(folded))
 
 
-def _same_word(wanted: str, seen: str) -> float:
-    if wanted == seen:
-        return 1.0
-    if wanted.rstrip("s") == seen.rstrip("s") or wanted + "es" == seen or seen + "es" == wanted:
+def _near_word(wanted: str, seen: tuple[str, ...], present: frozenset[str]) -> float:
+    """How close the nearest word of a label is to a word it does not carry as such:
+    plural/singular (0.97), a small typo in a longer word (0.9), else 0."""
+    stem = wanted[:-1] if wanted.endswith("s") else wanted
+    if {stem, stem + "s", stem + "es"} & present or (wanted.endswith("es") and wanted[:-2] in present):
         return 0.97
-    if min(len(wanted), len(seen)) >= 5 and SequenceMatcher(None, wanted, seen, autojunk=False).ratio() >= _FUZZY:
-        return 0.9
+    if len(wanted) < 5:
+        return 0.0
+    for other in seen:
+        if len(other) >= 5 and abs(len(other) - len(wanted)) <= 2 and other[0] == wanted[0]:
+            matcher = SequenceMatcher(None, wanted, other, autojunk=False)
+            if matcher.quick_ratio() >= _FUZZY and matcher.ratio() >= _FUZZY:
+                return 0.9
     return 0.0
+
+
+@lru_cache(maxsize=8192)
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(words(text))
 
 
 def words_within(wanted: tuple[str, ...], text: str) -> float:
@@ -105,9 +116,12 @@ def words_within(wanted: tuple[str, ...], text: str) -> float:
     seen = words(text)
     if not wanted or not seen:
         return 0.0
+    present = _word_set(text)
     quality = 1.0
     for word in wanted:
-        best = max((_same_word(word, s) for s in seen), default=0.0)
+        if word in present:
+            continue
+        best = _near_word(word, seen, present)
         if best == 0.0:
             return 0.0
         quality = min(quality, best)
