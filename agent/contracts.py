@@ -15,7 +15,7 @@ from agent.policy.coverage import grounded
 from agent.policy.references import QUALIFIERS
 from agent.policy.understand import with_preconditions
 from agent.state import StepOutcome
-from planning import Plan
+from planning import Plan, PlanStep
 from storage import TaskAction
 from verification import (
     Action,
@@ -32,6 +32,7 @@ from verification import (
     start_contract,
     unmet_clauses,
 )
+from verification.contract import fold, words, words_within
 
 _UNINFORMATIVE: Final = ("URL did not change", "Extension reported", "Background network")
 
@@ -115,7 +116,10 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
         if not (before - after):
             continue
         added += 1
-        kept.append(clause.model_copy(update={"id": f"c{len(kept) + 1}", "covers": tuple(sorted(before - after))}))
+        kept = [k for k in kept if not (k.source == "model" and _narrows(clause, k))]
+        taken = {k.id for k in kept}
+        number = next(n for n in range(len(kept) + 1, 2 * len(kept) + 2) if f"c{n}" not in taken)
+        kept.append(clause.model_copy(update={"id": f"c{number}", "covers": tuple(sorted(before - after))}))
         before = after
     if not added:
         return contract, list(contract.unaccounted)
@@ -126,6 +130,16 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
         update={"clauses": tuple(with_preconditions(kept)), "unaccounted": missing, "source": "merged"}
     )
     return merged, list(missing)
+
+
+def _narrows(new: Clause, old: Clause) -> bool:
+    """``new`` says what ``old`` says, more precisely ("Deactivate in the row for Bob" after
+    "Deactivate"): the vaguer one would be ambiguous on the page, and is dropped."""
+    if (new.kind, new.action, new.state, new.value) != (old.kind, old.action, old.state, old.value):
+        return False
+    if new.target is None or old.target is None or old.target.container:
+        return False
+    return bool(new.target.container) and set(words(old.target.name)) <= set(words(new.target.name))
 
 
 def not_understood(contract: Contract) -> StepOutcome:
@@ -246,3 +260,61 @@ def satisfied(contract: Contract) -> list[str]:
             proof = result.evidence.observation if result.evidence is not None else result.detail
             out.append(f"{clause.description}: {proof}")
     return out
+
+
+_STEP_FOR: Final[dict[str, tuple[str, ...]]] = {
+    "activated": ("click", "submit", "press", "hover", "focus", "open"),
+    "field_value": ("fill",),
+    "choice": ("select",),
+    "control": ("check", "uncheck", "find"),
+}
+
+
+def link_steps(plan: Plan, contract: Contract) -> Plan:
+    """Link a model's plan steps to the contract's clauses they make true (a step whose
+    target carries every word of a clause's element name, or whose value is the clause's
+    value), so the policy's fallback acts on the element the clause names — in its row —
+    and never on a look-alike. The most specific clause wins (a named row over none)."""
+    linked = {step.clause for step in plan.steps if step.clause}
+    for step in plan.steps:
+        if step.clause:
+            continue
+        best: tuple[int, Clause] | None = None
+        for clause in contract.clauses:
+            if clause.id in linked or step.kind not in _STEP_FOR.get(clause.kind, ()):
+                continue
+            if clause.kind in ("field_value", "choice") and fold(clause.value or "") != fold(step.value or ""):
+                continue
+            target = clause.target
+            if target is not None and target.name and not words_within(words(target.name), step.target or step.description):
+                continue
+            rank = (2 if target is not None and target.container else 0) + (1 if target is not None and target.name else 0)
+            if best is None or rank > best[0]:
+                best = (rank, clause)
+        if best is not None:
+            step.clause = best[1].id
+            linked.add(best[1].id)
+    return plan
+
+
+def plan_from_contract(goal: str, contract: Contract) -> Plan:
+    """Steps that would make the clauses still pending true, in order — the plan when the
+    policy could not read the goal and the model's plan was unusable, but the model's
+    clauses (grounded and covering the goal) say what to do."""
+    steps: list[PlanStep] = []
+    for clause in contract.pending():
+        target = clause.target
+        label = target.describe() if target is not None else ""
+        if clause.kind == "activated" and clause.action in ("click", "press", "hover") and target is not None:
+            kind = {"click": "submit" if clause.effect else "click", "press": "press", "hover": "hover"}[clause.action]
+            steps.append(PlanStep(index=0, kind=kind, description=clause.description, target=target.name or label, value=clause.value if clause.action == "press" else None, success_criterion=clause.description, clause=clause.id))  # type: ignore[arg-type]
+        elif clause.kind == "field_value" and target is not None:
+            steps.append(PlanStep(index=0, kind="fill", description=clause.description, target=target.name or label, value=clause.value, success_criterion=clause.description, clause=clause.id))
+        elif clause.kind == "choice":
+            steps.append(PlanStep(index=0, kind="select", description=clause.description, target=target.name if target is not None else None, value=clause.value, success_criterion=clause.description, clause=clause.id))
+        elif clause.kind == "control" and target is not None and clause.state in ("checked", "unchecked"):
+            kind = "check" if clause.state == "checked" else "uncheck"
+            steps.append(PlanStep(index=0, kind=kind, description=clause.description, target=target.name or label, success_criterion=clause.description, clause=clause.id))  # type: ignore[arg-type]
+    for index, step in enumerate(steps):
+        step.index = index
+    return Plan(goal=goal, steps=steps, source="model")

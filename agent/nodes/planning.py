@@ -7,7 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.calls import call_context
 from agent.llm import DataBlock, LLMError, Prompt
-from agent.contracts import merge_model_clauses
+from agent.contracts import link_steps, merge_model_clauses, plan_from_contract
 from agent.policy import understand
 from agent.state import GraphContext, InteractState
 from planning import (
@@ -45,6 +45,13 @@ async def planning(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     if gateway is not None:
         plan, contract = await _model_plan(state, runtime, contract)
         update["contract"] = contract
+        if plan is not None:
+            plan = link_steps(plan, contract)
+        elif contract.source != "policy" and contract.complete and not state.get("policy_plan"):
+            # The policy could not read the goal, the model's plan was unusable, its clauses
+            # (grounded, covering the goal) still say what to do.
+            plan = plan_from_contract(task.query, contract)
+            log.info("planning.plan_from_contract", steps=len(plan.steps))
         if plan is None and not contract.complete:
             # The policy's plan covers only the part of the goal it could read: carrying it
             # out would do part of the work (submit a form half filled). No plan, no action.

@@ -224,3 +224,34 @@ async def test_a_premature_finish_verdict_on_the_first_step_is_only_a_request_to
     unchanged = one_truth((await api.interact({"url": URL, "interactiveTree": settings_tree(sms=False, focus="2"), **ids})).json())
     assert unchanged["status"] == "active"  # the verdict says done, the box says no
     assert unchanged["verification"]["taskCompleted"] is True and unchanged["verification"]["goalAchieved"] is False
+
+
+async def test_a_model_contract_that_misses_a_goal_value_is_sent_back_once_with_the_gap(make_api: ApiFactory) -> None:
+    """"Deactivate Bob Stone": the policy cannot read it; the model's first contract forgets
+    whose button it is, the second names the row. Only the grounded, covering clause is kept."""
+    drafts = [
+        [{"kind": "activated", "target": {"name": "Deactivate", "role": "button"}, "action": "click", "effect": True, "description": "Deactivate"}],
+        [
+            {"kind": "activated", "target": {"name": "Deactivate", "role": "button", "container": "Bob Stone"}, "action": "click", "effect": True, "description": "Deactivate Bob"},
+            {"kind": "shown", "value": "All done, trust me", "description": "invented"},
+        ],
+    ]
+
+    def plan(seen: SeenPrompt) -> dict[str, Any]:
+        step = {"description": "Deactivate Bob", "kind": "click", "target": "Deactivate", "value": None, "success_criterion": "inactive"}
+        return {"steps": [step], "contract": drafts.pop(0) if drafts else [], "needs_user_input": []}
+
+    model = _liar()
+    model.handlers = {**model.handlers, "PLANNING": plan}  # type: ignore[misc]
+    api = await make_api(rate_limit_per_minute=1000)
+    model.sink = api.app.state.usage_service
+    api.app.state.agent_deps.gateway = model
+    bodies = await run(api, 'Deactivate "Bob Stone"', [people_tree(), people_tree(deactivated="Bob Stone")])
+    plannings = [c for c in model.calls if c.purpose == "PLANNING"]
+    assert len(plannings) >= 2
+    assert "'Bob Stone'" in plannings[1].block("contract_feedback") and "contract_feedback" not in plannings[0].user
+    contract = bodies[0]["contract"]
+    assert contract["complete"] is True and contract["source"] == "merged"
+    assert "invented" not in [c["description"] for c in contract["clauses"]]  # not grounded in the goal
+    assert bodies[0]["action"] == 'click("d1")'  # the finish() the model proposed was rejected
+    assert bodies[-1]["status"] == "completed" and "Bob Stone" in bodies[-1]["contract"]["clauses"][0]["evidence"]["element"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.contracts import merge_model_clauses, settle
+from agent.contracts import link_steps, merge_model_clauses, plan_from_contract, settle
 from agent.policy import understand, unaccounted
+from planning import Plan, PlanStep
 from verification import Clause, ClauseResult, Contract, ElementRef
 
 
@@ -144,3 +145,34 @@ def test_an_ending_never_says_completed_and_says_why() -> None:
     assert ending.status == "needs_confirmation" and "'savings'" in ending.thought
     with pytest.raises(ValueError):
         settle(Contract(clauses=(save,), results={"c1": ClauseResult(id="c1", status="holds")}), why_stuck="")
+
+
+def test_a_more_precise_model_clause_replaces_a_vaguer_one_and_ids_stay_unique() -> None:
+    goal = 'Check Dark mode, then deactivate "Bob Stone"'
+    policy = understand(goal).contract
+    vague = Clause(id="m1", kind="activated", description="deactivate", target=ElementRef(name="Deactivate"), action="click", source="model")
+    merged, missing = merge_model_clauses(policy, goal, [vague])
+    assert "Bob Stone" in missing
+    precise = vague.model_copy(update={"id": "m2", "target": ElementRef(name="Deactivate", container="Bob Stone")})
+    merged, missing = merge_model_clauses(merged, goal, [precise])
+    assert missing == [] and merged.complete
+    ids = [c.id for c in merged.clauses]
+    assert len(ids) == len(set(ids))
+    assert [c.target.container for c in merged.clauses if c.source == "model"] == ["Bob Stone"]  # type: ignore[union-attr]
+    dark = next(c for c in merged.clauses if c.kind == "control")
+    assert dark.before == next(c.id for c in merged.clauses if c.source == "model")  # checked before the click
+
+
+def test_model_steps_are_linked_to_the_clause_they_make_true() -> None:
+    deactivate = Clause(id="c1", kind="activated", description="Deactivate Bob", target=ElementRef(name="Deactivate", container="Bob Stone"), action="click")
+    name = Clause(id="c2", kind="field_value", description="Note holds hi", target=ElementRef(name="Note"), value="hi")
+    contract = Contract(clauses=(deactivate, name))
+    steps = [
+        PlanStep(index=0, kind="click", description="Deactivate him", target="Deactivate", success_criterion="ok"),
+        PlanStep(index=1, kind="fill", description="Type", target="Note", value="hi", success_criterion="ok"),
+        PlanStep(index=2, kind="click", description="Open help", target="Help", success_criterion="ok"),
+    ]
+    linked = link_steps(Plan(goal="g", steps=steps, source="model"), contract)
+    assert [s.clause for s in linked.steps] == ["c1", "c2", None]
+    made = plan_from_contract("g", contract)
+    assert [(s.kind, s.clause) for s in made.steps] == [("click", "c1"), ("fill", "c2")]
