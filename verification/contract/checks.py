@@ -10,7 +10,7 @@ begins and :func:`evaluate` on every later request.
   (``effect``) also needs a visible effect: a URL change or a change of the interactive
   elements or messages — the focus moving onto a Save button is not a saved form.
 * ``message`` (event) — a message of that kind (with that text) appeared that was not on
-  the first page; it stays satisfied after a toast fades.
+  the first page (it stays satisfied after a toast fades), or one that was there is gone.
 * ``shown`` — the value is shown (outside form fields) more often than on the first page.
 * ``url`` — the page's address is the one named (scheme-less host/path, or a fragment).
 * ``presence`` — the element appeared (was not on the first page) or disappeared.
@@ -281,6 +281,11 @@ def _now(clause: Clause, contract: Contract, page: PageState, step: int) -> tupl
             return _not_yet(f"{clause.target.describe()} is {'not there yet' if clause.appear else 'still there'}")
         case "message":
             seen = _messages(clause, page)
+            if not clause.appear:
+                if base > 0 and not seen:
+                    line = f"the message {clause.value!r} is gone" if clause.value else "the message is gone"
+                    return _holds(line, Evidence(step=step, observation=line))
+                return _not_yet("the message is still shown" if seen else "no such message was shown")
             if len(seen) > base:
                 line = f"the page shows {seen[-1]!r}"
                 return _holds(line, Evidence(step=step, observation=line, value=seen[-1]))

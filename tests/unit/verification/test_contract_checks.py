@@ -224,3 +224,15 @@ def test_a_list_named_loosely_is_the_pages_one_list() -> None:
     assert start_contract(Contract(clauses=(clause,)), one).satisfied
     two = page({"i": "1", "r": "sel", "n": "", "v": "Ronda"}, {"i": "2", "r": "sel", "n": "", "v": "Ann"})
     assert not start_contract(Contract(clauses=(clause,)), two).satisfied  # which list? no guess
+
+
+def test_a_message_that_must_go_goes_and_stays_gone() -> None:
+    banner = Clause(id="c1", kind="message", description="the warning is dismissed", value="expires", appear=False)
+    start = page({"i": "1", "r": "btn", "n": "Dismiss"}, messages=("Your trial expires soon",))
+    contract = start_contract(Contract(clauses=(banner,)), start)
+    assert contract.result("c1").status == "pending"
+    gone = check_contract(contract, page({"i": "2", "r": "link", "n": "Home"}), step=1)
+    assert gone.satisfied
+    assert check_contract(gone, start, step=2).result("c1").status == "holds"  # an event: it happened
+    never_there = start_contract(Contract(clauses=(banner,)), page({"i": "2", "r": "link", "n": "Home"}))
+    assert not never_there.satisfied  # nothing disappeared
