@@ -9,7 +9,6 @@ failure becomes an :class:`ActionError` whose message says why (covered, disable
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
 from typing import Any, Final
 from urllib.parse import quote_plus, urljoin
 
@@ -17,6 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
 from client.errors import ActionError
+from client.input_values import SET_AS_VALUE, same_value, shaped
 from client.snapshot import PageProbe
 from verification import Action, ActionSyntaxError, parse_action
 
@@ -32,10 +32,12 @@ _KEYS: Final[dict[str, str]] = {
     "arrowleft": "ArrowLeft", "arrowright": "ArrowRight", "home": "Home", "end": "End",
     "pageup": "PageUp", "pagedown": "PageDown",
 }
-_DATE_FORMATS: Final[tuple[str, ...]] = ("%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%B %d, %Y", "%d %B %Y", "%b %d, %Y", "%d %b %Y")
 _DESCRIBE = """el => ({tag: el.tagName.toLowerCase(), type: (el.getAttribute('type') || '').toLowerCase(),
   editable: el.isContentEditable, role: (el.getAttribute('role') || '').toLowerCase(),
-  options: el.tagName === 'SELECT' ? Array.from(el.options).map(o => ({value: o.value, label: (o.label || o.text).trim()})) : []})"""
+  multiple: el.tagName === 'SELECT' && el.multiple,
+  min: el.getAttribute('min') || '', max: el.getAttribute('max') || '', step: el.getAttribute('step') || '',
+  options: el.tagName === 'SELECT' ? Array.from(el.options).map(o => ({value: o.value, label: (o.label || o.text).trim(),
+    selected: o.selected})) : []})"""
 _SCROLL = """(dir) => {
   const dx = {left: -0.8, right: 0.8}[dir] || 0, dy = {up: -0.8, down: 0.8}[dir] || 0;
   const moveWindow = () => {
@@ -147,26 +149,35 @@ async def _describe(locator: Locator, timeout_ms: int) -> dict[str, Any]:
 
 
 async def _set_value(locator: Locator, text: str, timeout_ms: int) -> None:
+    """Put ``text`` into the field, in the shape its type takes (:mod:`client.input_values`).
+    On a ``<select>`` it chooses that one option (a multi-select keeps only it)."""
     info = await _describe(locator, timeout_ms)
     if info["tag"] == "select":
-        await _select_native(locator, info, text, timeout_ms)
+        await _select_native(locator, info, text, timeout_ms, add=False)
         return
-    if info["type"] in ("checkbox", "radio"):
+    kind = info["type"]
+    if kind in ("checkbox", "radio"):
         await locator.set_checked(text.strip().lower() not in ("", "false", "0", "off", "no", "unchecked"), timeout=timeout_ms)
         return
-    value = _iso_date(text) if info["type"] == "date" else text
+    value = shaped(kind, text, low=info["min"], high=info["max"], step=info["step"]) if info["tag"] == "input" else text
     try:
         await locator.fill(value, timeout=timeout_ms)
     except PlaywrightError as exc:
         raise ActionError(f"setValue failed: {_reason(exc)}") from exc
-    await locator.dispatch_event("change", timeout=timeout_ms)
+    if info["tag"] == "input" and kind in SET_AS_VALUE:
+        # Set as a value (input and change already fired): a value the input refused reads back otherwise.
+        held = await locator.input_value(timeout=timeout_ms)
+        if not same_value(kind, value, held):
+            raise ActionError(f"setValue: the {kind} field did not take {value!r} (it holds {held!r})")
+    else:
+        await locator.dispatch_event("change", timeout=timeout_ms)
     await locator.evaluate("el => window.__stepwise && window.__stepwise.markTyped(el)", timeout=timeout_ms)
 
 
 async def _select(probe: PageProbe, locator: Locator, option: str, timeout_ms: int) -> None:
     info = await _describe(locator, timeout_ms)
     if info["tag"] == "select":
-        await _select_native(locator, info, option, timeout_ms)
+        await _select_native(locator, info, option, timeout_ms, add=True)
         return
     # A custom listbox/combobox: open it, then click the option with that text.
     await _element_call(locator, "click", timeout_ms)
@@ -177,8 +188,11 @@ async def _select(probe: PageProbe, locator: Locator, option: str, timeout_ms: i
     await _element_call(candidates.first, "click", timeout_ms)
 
 
-async def _select_native(locator: Locator, info: dict[str, Any], option: str, timeout_ms: int) -> None:
-    options: list[dict[str, str]] = info["options"]
+async def _select_native(locator: Locator, info: dict[str, Any], option: str, timeout_ms: int, *, add: bool) -> None:
+    """Choose ``option`` (by label, value, or label case-folded). With ``add`` on a
+    multi-select the options already selected stay selected, as a Ctrl-click leaves them
+    (Playwright's ``select_option`` sets the whole selection, so it gets the union)."""
+    options: list[dict[str, Any]] = info["options"]
     wanted = option.strip()
     index = next((i for i, o in enumerate(options) if o["label"] == wanted), None)
     if index is None:
@@ -189,6 +203,10 @@ async def _select_native(locator: Locator, info: dict[str, Any], option: str, ti
     if index is None:
         labels = ", ".join(repr(o["label"]) for o in options[:10])
         raise ActionError(f"no option {option!r} in this list (options: {labels})", code="NOT_ACTIONABLE")
+    if add and info["multiple"]:
+        chosen = sorted({i for i, o in enumerate(options) if o["selected"]} | {index})
+        await locator.select_option(index=chosen, timeout=timeout_ms)
+        return
     await locator.select_option(index=index, timeout=timeout_ms)
 
 
@@ -199,15 +217,6 @@ async def _navigate(probe: PageProbe, url: str) -> None:
         await probe.page.goto(url, wait_until="domcontentloaded", timeout=NAVIGATION_TIMEOUT_MS)
     except PlaywrightError as exc:
         raise ActionError(f"navigate to {url!r} failed: {_reason(exc)}", code="NAVIGATION_FAILED") from exc
-
-
-def _iso_date(text: str) -> str:
-    for fmt in _DATE_FORMATS:
-        try:
-            return datetime.strptime(text.strip(), fmt).strftime("%Y-%m-%d")
-        except ValueError:
-            continue
-    return text
 
 
 def _reason(exc: BaseException) -> str:

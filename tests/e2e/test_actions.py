@@ -54,8 +54,10 @@ async def test_set_value_on_date_checkbox_and_select(page: Page, probe: PageProb
     ids = await open_playground(page, probe, pages_url)
     await execute_action(probe, f'setValue("{ids["born"]}", "2001-02-03")')
     assert await page.input_value("#born") == "2001-02-03"
-    await execute_action(probe, f'setValue("{ids["born"]}", "03/04/1999")')  # day/month/year is understood
-    assert await page.input_value("#born") == "1999-04-03"
+    await execute_action(probe, f'setValue("{ids["born"]}", "23/04/1999")')  # day/month/year when the day says so
+    assert await page.input_value("#born") == "1999-04-23"
+    await execute_action(probe, f'setValue("{ids["born"]}", "03/04/1999")')  # else month first, as the contract reads it
+    assert await page.input_value("#born") == "1999-03-04"
     await execute_action(probe, f'setValue("{ids["agree"]}", "true")')
     assert await page.is_checked("#agree")
     await execute_action(probe, f'setValue("{ids["colour"]}", "Blue")')

@@ -11,7 +11,6 @@ from verification.contract.checks import (
     satisfied_lines,
     start,
     unmet,
-    value_matches,
 )
 from verification.contract.model import (
     ActivationKind,
@@ -26,8 +25,19 @@ from verification.contract.model import (
     ElementRef,
     Evidence,
     RefRole,
+    ValueMatch,
 )
 from verification.contract.refs import COMMIT_WORDS, Resolution, describe_element, fold, matches, perceivable, resolve, words, words_within
+from verification.contract.values import (
+    listed,
+    match_for,
+    parse_date,
+    parse_datetime,
+    parse_month,
+    parse_number,
+    parse_time,
+    value_matches,
+)
 
 __all__ = [
     "COMMIT_WORDS",
@@ -45,13 +55,21 @@ __all__ = [
     "PreviousStep",
     "RefRole",
     "Resolution",
+    "ValueMatch",
     "all_unproven",
     "baseline_count",
     "clause_hits",
     "describe_element",
     "evaluate",
     "fold",
+    "listed",
+    "match_for",
     "matches",
+    "parse_date",
+    "parse_datetime",
+    "parse_month",
+    "parse_number",
+    "parse_time",
     "perceivable",
     "resolve",
     "satisfied_lines",

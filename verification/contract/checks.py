@@ -2,8 +2,10 @@
 changed since the task began. Pure functions; the agent calls :func:`start` once when a task
 begins and :func:`evaluate` on every later request.
 
-* ``field_value`` — the field holds the value (case-folded; numbers and dates normalised).
-* ``choice`` — the list shows the option, or the option's radio/checkbox/option is selected.
+* ``field_value`` — the field holds the value, compared as the clause's ``match`` says
+  (:mod:`verification.contract.values`: case-folded; numbers, dates and times normalised).
+* ``choice`` — the list shows the option (a multi-select: the option is among the selected
+  ones), or the option's radio/checkbox/option is selected.
 * ``control`` — the control is checked / unchecked / expanded / collapsed.
 * ``activated`` (event) — the previous action acted on the element the reference resolves
   to *on the page it was issued on*, and verification found it worked. A commit
@@ -21,20 +23,20 @@ holds exactly when it held on the page the event's action was issued on.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
 from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
 from verification.actions import Action
 from verification.contract.model import Clause, ClauseResult, Contract, ElementRef, Evidence
 from verification.contract.refs import Resolution, describe_element, fold, matches, perceivable, resolve
+from verification.contract.values import listed, value_matches
 from verification.elements import PageElement
 from verification.page import PageState
 
 TEXT_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
+VALUE_ROLES: Final = TEXT_ROLES | {"slider"}  # fields a field_value clause reads
 LIST_ROLES: Final = frozenset({"combobox", "listbox"})
 CHOICE_ROLES: Final = frozenset(
     {"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio", "treeitem", "tab", "button"}
@@ -49,11 +51,6 @@ _ACTION_KINDS: Final[dict[str, frozenset[str]]] = {
     "goBack": frozenset({"back"}),
     "scroll": frozenset({"scroll"}),
 }
-_NUMBER: Final = re.compile(r"-?\d+(?:[.,]\d+)?")
-_DATE_FORMS: Final = (
-    re.compile(r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})$"),
-    re.compile(r"^(?P<m>\d{1,2})[-/.](?P<d>\d{1,2})[-/.](?P<y>\d{4})$"),
-)
 
 
 @dataclass(frozen=True)
@@ -67,39 +64,6 @@ class PreviousStep:
     effect: bool  # the URL changed or the interactive elements/messages changed
     observation: str  # the verification's line that says so
     element: str | None = None  # the target as it was described when the action was issued
-
-
-# ---- values -------------------------------------------------------------------------------
-
-
-def _date(text: str) -> date | None:
-    for form in _DATE_FORMS:
-        if m := form.match(text.strip()):
-            try:
-                return date(int(m["y"]), int(m["m"]), int(m["d"]))
-            except ValueError:
-                return None
-    return None
-
-
-def value_matches(wanted: str, actual: str | None, how: str) -> bool:
-    if actual is None:
-        return False
-    w, a = " ".join(wanted.split()), " ".join(actual.split())
-    if how == "exact":
-        return w == a
-    if how == "contains":
-        return fold(w) in fold(a)
-    if how == "number":
-        wn, an = _NUMBER.search(w.replace(",", "")), _NUMBER.search(a.replace(",", ""))
-        return wn is not None and an is not None and float(wn.group()) == float(an.group())
-    if how == "date":
-        wd, ad = _date(w), _date(a)
-        return wd is not None and wd == ad
-    if fold(w) == fold(a):
-        return True
-    digits_w, digits_a = re.sub(r"\W+", "", fold(w)), re.sub(r"\W+", "", fold(a))
-    return bool(digits_w) and digits_w.isdigit() and digits_w == digits_a  # input masks: 5551234 vs (555) 123-4
 
 
 # ---- the page now -------------------------------------------------------------------------
@@ -119,7 +83,7 @@ def _wrong(detail: str) -> tuple[str, str, Evidence | None]:
 
 def _field_value(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
     assert clause.target is not None and clause.value is not None
-    found = resolve(clause.target, page, roles=TEXT_ROLES)
+    found = resolve(clause.target, page, roles=VALUE_ROLES)
     if not found.found:
         return _not_yet(found.reason)
     wrong = [e for e in found.elements if not value_matches(clause.value, e.value, clause.match)]
@@ -142,6 +106,9 @@ def _choice(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evide
         lists = _only_list(page)  # "the scroll list": the page's one list, whatever its label
     if lists.found:
         element = lists.elements[0]
+        if element.input_type == "select-multiple" and listed(clause.value, element.value, clause.match):
+            seen = f"{describe_element(element)} has {clause.value!r} among its selected options"
+            return _holds(seen, Evidence(step=step, observation=seen, element=describe_element(element), value=element.value))
         if value_matches(clause.value, element.value, clause.match):
             seen = f"{describe_element(element)} shows {element.value!r}"
             return _holds(seen, Evidence(step=step, observation=seen, element=describe_element(element), value=element.value))

@@ -12,6 +12,7 @@ from verification import (
     Clause,
     Contract,
     ElementRef,
+    PageElement,
     PageState,
     PreviousStep,
     check_contract,
@@ -236,3 +237,33 @@ def test_a_message_that_must_go_goes_and_stays_gone() -> None:
     assert check_contract(gone, start, step=2).result("c1").status == "holds"  # an event: it happened
     never_there = start_contract(Contract(clauses=(banner,)), page({"i": "2", "r": "link", "n": "Home"}))
     assert not never_there.satisfied  # nothing disappeared
+
+
+def _multi_select(selected: str) -> PageState:
+    # input_type "select-multiple" is what a V3 node's ``ty`` (or the HTML) says of <select multiple>.
+    toppings = PageElement(id="1", role="combobox", name="Toppings", value=selected, input_type="select-multiple")
+    return PageState(url=URL, elements=(toppings,))
+
+
+def test_a_choice_on_a_multi_select_holds_when_the_option_is_among_the_selected() -> None:
+    def status(option: str, selected: str) -> str:
+        clause = Clause(id="c1", kind="choice", description=f"{option} is selected", target=ElementRef(name="Toppings"), value=option)
+        return start_contract(Contract(clauses=(clause,)), _multi_select(selected)).result("c1").status
+
+    assert status("Olives", "Cheese, Olives") == "holds"
+    assert status("cheese", "Cheese, Olives") == "holds"
+    assert status("Cheese, Olives", "Cheese, Olives") == "holds"
+    assert status("Ham", "Cheese, Olives") == "failed"
+    assert status("Olive", "Cheese, Olives") == "failed"
+    # On a single-choice list the joined value is one label: "Paris" is not "Paris, France".
+    single = PageState(url=URL, elements=(PageElement(id="1", role="combobox", name="City", value="Paris, France"),))
+    clause = Clause(id="c1", kind="choice", description="Paris", target=ElementRef(name="City"), value="Paris")
+    assert start_contract(Contract(clauses=(clause,)), single).result("c1").status == "failed"
+
+
+def test_a_time_field_holds_a_time_however_it_is_spelt() -> None:
+    clause = Clause(id="c1", kind="field_value", description="Time is 9:37 PM", target=ElementRef(name="Time"), value="9:37 PM", match="time")
+    held = start_contract(Contract(clauses=(clause,)), page({"i": "1", "r": "inp", "n": "Time", "v": "21:37"}))
+    assert held.satisfied
+    morning = start_contract(Contract(clauses=(clause,)), page({"i": "1", "r": "inp", "n": "Time", "v": "09:37"}))
+    assert morning.result("c1").status == "failed" and "'09:37'" in morning.result("c1").detail
