@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from agent.page_meaning import read_on_page
 from agent.policy import understand, unaccounted
 from agent.policy.coverage import grounded
 from agent.policy.references import QUALIFIERS
@@ -37,37 +38,12 @@ from verification.contract import fold, words, words_within
 _UNINFORMATIVE: Final = ("URL did not change", "Extension reported", "Background network")
 
 
-_CHECKABLE: Final = frozenset({"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio"})
-
-
 def contract_for_new_task(goal: str, page: PageState) -> tuple[Contract, Plan]:
     """The policy's contract for ``goal``, read against its first page and started there,
     and its plan."""
     understanding = understand(goal)
-    contract, plan = _as_the_page_means_it(understanding.contract, understanding.plan, page)
+    contract, plan = read_on_page(understanding.contract, understanding.plan, page)
     return start_contract(contract, page), plan
-
-
-def _as_the_page_means_it(contract: Contract, plan: Plan, page: PageState) -> tuple[Contract, Plan]:
-    """"Select Martelle" ticks a box when Martelle is a checkbox and activates it when it is a
-    menu item or a link: a "checked" clause whose element the first page shows as something
-    that cannot be checked becomes a click on it (and its step a click step)."""
-    clauses = list(contract.clauses)
-    changed = False
-    for position, clause in enumerate(clauses):
-        if clause.kind != "control" or clause.state != "checked" or clause.target is None:
-            continue
-        element = resolve_ref(clause.target, page).element
-        if element is None or element.role in _CHECKABLE or "checked" in element.states:
-            continue
-        clauses[position] = clause.model_copy(update={"kind": "activated", "action": "click", "state": None, "before": None})
-        for step in plan.steps:
-            if step.clause == clause.id:
-                step.kind = "click"
-        changed = True
-    if not changed:
-        return contract, plan
-    return contract.model_copy(update={"clauses": tuple(clauses)}), plan
 
 
 def stored_contract(task_state: dict[str, Any], goal: str, page: PageState) -> Contract:

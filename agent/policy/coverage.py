@@ -205,7 +205,7 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
         elif term.kind in ("url", "email", "date"):
             covered = any(fold(term.text) in fold(c.value or "") or (c.target and fold(term.text) in fold(c.target.name)) for c in clauses)
         else:
-            word = fold(term.text)
+            word = re.sub(r"['’]s?$", "", fold(term.text))  # "Wei's" is "Wei"
             covered = _word_covered(word, vocab) or _word_covered(word, means_words)
         if not covered and term.text not in missing:
             missing.append(term.text)

@@ -9,7 +9,9 @@ proves the goal done is read from the same steps by :mod:`agent.policy.understan
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from agent.policy.frames import read_frame
 from agent.policy.goal import ParsedGoal, parse_goal
 from agent.policy.text import fold
 from planning import Plan, PlanStep
@@ -19,7 +21,9 @@ _VERBS = (
     r"click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|type|enter|input|write|fill|set|"
     r"submit|save|open|go|navigate|focus|hover|scroll|expand|collapse|close|find|add|create|log in|sign in|login"
 )
-_CLAUSE_SPLIT = re.compile(rf",?\s+(?:and then|then|after that)\s+|,?\s+and\s+(?=(?:{_VERBS})\b)|,\s+(?=(?:{_VERBS})\b)")
+_CLAUSE_SPLIT = re.compile(
+    rf",?\s+(?:and then|then|after that)\s+|,?\s+and\s+(?=(?:{_VERBS})\b)|,\s+(?=(?:{_VERBS})\b)", re.IGNORECASE
+)
 _GERUND = {"clicking": "click", "pressing": "press", "selecting": "select", "typing": "type", "entering": "enter", "choosing": "choose", "tapping": "tap"}
 _BY_MEANS = re.compile(r"^.+?\bby\s+(" + "|".join(_GERUND) + r")\b\s*(?P<rest>.*)$")
 _CONTEXT_ONLY = re.compile(r"^(?:navigate|go|browse)\s+(?:through|around|in)\b")
@@ -123,10 +127,29 @@ def _target_phrase(goal: ParsedGoal) -> str:
     return " ".join(part for part in (ordinal, target.text, role_word) if part)
 
 
-def steps_for_clause(clause: str) -> list[PlanStep]:
-    normalised, _means = normalise_clause(clause)
+@dataclass(frozen=True)
+class ClauseReading:
+    steps: list[PlanStep]
+    means: tuple[str, ...] = ()  # words that only say how the work is done
+    edits: bool = False  # opens a record's form: the values set after it are saved by its commit
+
+
+def read_clause(clause: str) -> ClauseReading:
+    """One clause of a goal → its steps: an intent frame when the clause is said as one
+    (:mod:`agent.policy.frames`), else the imperative grammar."""
+    normalised, means = normalise_clause(clause)
     if normalised is None:
-        return []
+        return ClauseReading([], means)
+    if frame := read_frame(normalised):
+        return ClauseReading(frame.steps, means + frame.means, frame.edits)
+    return ClauseReading(_imperative_steps(normalised), means)
+
+
+def steps_for_clause(clause: str) -> list[PlanStep]:
+    return read_clause(clause).steps
+
+
+def _imperative_steps(normalised: str) -> list[PlanStep]:
     folded = fold(normalised)
     if record := _record_steps(normalised, folded):
         return record
@@ -137,7 +160,9 @@ def steps_for_clause(clause: str) -> list[PlanStep]:
             return _fill_steps(normalised, goal)
         case "select":
             assert target is not None
-            return [_step("select", f"Choose {goal.value!r} in {target.text or 'the list'}", target=goal.phrase or _target_phrase(goal), value=goal.value, criterion=f"{goal.value!r} is chosen")]
+            phrase = goal.phrase or _target_phrase(goal)
+            values = _several(goal.value or "", normalised)
+            return [_step("select", f"Choose {v!r} in {target.text or 'the list'}", target=phrase, value=v, criterion=f"{v!r} is chosen") for v in values]
         case "check" | "uncheck":
             assert target is not None
             return [_step(goal.intent, f"{goal.intent.capitalize()} {target.text}", target=goal.phrase or _target_phrase(goal), criterion=f"{target.text} is {goal.intent}ed")]
@@ -156,6 +181,15 @@ def steps_for_clause(clause: str) -> list[PlanStep]:
             assert target is not None
             return _click_steps(normalised, goal)
     return _other_steps(normalised, folded)
+
+
+def _several(value: str, clause: str) -> list[str]:
+    """"Corrine, Catherine and Ada" → three options; a value the user quoted whole, or one
+    comma-separated item, stays one."""
+    if not value or _QUOTED.search(clause) and fold(value) in {fold(q) for q in _QUOTED.findall(clause)}:
+        return [value]
+    items = [item.strip() for item in _LIST_SPLIT.split(value) if item.strip()]
+    return items if len(items) > 1 and "," in value else [value]
 
 
 def _click_steps(clause: str, goal: ParsedGoal) -> list[PlanStep]:
@@ -186,7 +220,7 @@ def build_plan(goal: str) -> Plan:
     """The deterministic plan for a goal; empty ``steps`` when the goal cannot be read."""
     steps: list[PlanStep] = []
     for clause in split_clauses(goal):
-        steps.extend(steps_for_clause(clause))
+        steps.extend(read_clause(clause).steps)
     for index, step in enumerate(steps):
         step.index = index
     return Plan(goal=goal, steps=steps, source="policy")

@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from agent.policy.coverage import unaccounted
-from agent.policy.decompose import ALL_FIELDS, normalise_clause, split_clauses, steps_for_clause
+from agent.policy.decompose import ALL_FIELDS, normalise_clause, read_clause, split_clauses
 from agent.policy.references import read_ref
 from planning import Plan, PlanStep
-from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, fold, words
+from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, fold, match_for, words
 
 # A value that points at something instead of giving it: Stepwise cannot type "that".
 _PLACEHOLDER_VALUES: Final[frozenset[str]] = frozenset(
@@ -49,8 +49,6 @@ _EFFECT_WORDS: Final[frozenset[str]] = COMMIT_WORDS | frozenset(
     "unsubscribe approve reject transfer checkout".split()
 )
 _NOTHING: Final = re.compile(r"^(?:select|choose|pick|check|tick)\s+(?:nothing|none)$")
-_DATE: Final = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$")
-_NUMBER: Final = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -82,14 +80,18 @@ def understand(goal: str) -> Understanding:
     """The policy's plan and contract for ``goal`` (see the module doc)."""
     reading = _Reading(goal, [], [], [], [], [])
     segments = split_clauses(goal)
-    per_segment: list[list[PlanStep]] = []
+    flat: list[PlanStep] = []
+    editing = False
     for segment in segments:
-        normalised, means = normalise_clause(segment)
-        reading.means.extend(means)
+        read = read_clause(segment)
+        reading.means.extend(read.means)
+        normalised, _ = normalise_clause(segment)
         if normalised is not None and _NOTHING.match(fold(normalised)):
             reading.means.append(normalised)  # "select nothing": no box to tick
-        per_segment.append(steps_for_clause(segment) if normalised is not None else [])
-    flat = [step for steps in per_segment for step in steps]
+        flat.extend(read.steps)
+        editing = editing or read.edits
+    if editing:
+        flat = _with_implied_save(flat)
     for position, step in enumerate(flat):
         later = flat[position + 1 :]
         _read_step(reading, step, last=not later, later=later)
@@ -105,17 +107,22 @@ def understand(goal: str) -> Understanding:
     return Understanding(plan=plan, contract=contract)
 
 
+def _with_implied_save(steps: list[PlanStep]) -> list[PlanStep]:
+    """"Edit Dana Kim and set her role to Admin": the record's form is saved once its
+    values are set — a change left unsaved is not done. Nothing is added when the goal
+    already says how the form is committed."""
+    opened = next((i for i, s in enumerate(steps) if s.kind == "click"), None)
+    if opened is None:
+        return steps
+    after = steps[opened + 1 :]
+    if not any(s.kind in ("fill", "select", "check", "uncheck") for s in after) or any(s.kind in ("click", "submit", "press") for s in after):
+        return steps
+    save = PlanStep(index=0, kind="submit", description="Save the changes", target="save", success_criterion="the changes are saved")
+    return [*steps, save]
+
+
 def _placeholder(value: str | None) -> bool:
     return value is None or not value.strip() or fold(value) in _PLACEHOLDER_VALUES
-
-
-def _match_for(value: str) -> str:
-    text = value.strip()
-    if _DATE.match(text):
-        return "date"
-    if _NUMBER.match(text):
-        return "number"
-    return "casefold"
 
 
 def _ref(reading: _Reading, phrase: str | None, *, commit: bool = False) -> ElementRef | None:
@@ -135,7 +142,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             ref = ElementRef(role="textbox", every=True) if step.target == ALL_FIELDS else _ref(reading, step.target)
             if ref is None:
                 ref = ElementRef(role="textbox")
-            reading.add(Clause(id="", kind="field_value", description=description, target=ref, value=step.value, match=_match_for(step.value)), step)
+            reading.add(Clause(id="", kind="field_value", description=description, target=ref, value=step.value, match=match_for(step.value)), step)
         case "select":
             if _placeholder(step.value):
                 reading.unread.append(step.value or "the option")
@@ -143,7 +150,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             ref = _ref(reading, step.target) if step.target and fold(step.target) not in ("the list", "list") else None
             if ref is not None and not ref.name and ref.role is None and not ref.container:
                 ref = None
-            reading.add(Clause(id="", kind="choice", description=description, target=ref, value=step.value, match=_match_for(step.value or "")), step)
+            reading.add(Clause(id="", kind="choice", description=description, target=ref, value=step.value, match=match_for(step.value or "")), step)
         case "check" | "uncheck":
             ref = _ref(reading, step.target)
             if ref is None:

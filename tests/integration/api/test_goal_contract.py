@@ -32,12 +32,14 @@ def one_truth(body: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def settings_tree(*, sms: bool, saved: bool = False, focus: str | None = None) -> list[dict[str, Any]]:
+def settings_tree(*, sms: bool, saved: bool = False, focus: str | None = None, save_button: bool = True) -> list[dict[str, Any]]:
     def node(i: str, r: str, n: str, on: bool = False) -> dict[str, Any]:
         states = [s for s, want in (("checked", on), ("focused", focus == i)) if want]
         return {"i": i, "r": r, "n": n, **({"s": states} if states else {})}
 
-    tree = [node("1", "chk", "Email notifications", True), node("2", "chk", "SMS notifications", sms), node("3", "btn", "Save")]
+    tree = [node("1", "chk", "Email notifications", True), node("2", "chk", "SMS notifications", sms)]
+    if save_button:
+        tree.append(node("3", "btn", "Save"))
     if saved:
         tree.append({"i": "9", "r": "status", "n": "Settings saved"})
     return tree
@@ -69,7 +71,7 @@ UNREADABLE = [
     "Delete my account",
     "Buy the cheapest ticket",
     "Order two pizzas",
-    "Reply to the last email from Ana",
+    "Forward the newsletter to my team",
     "Cancel my subscription",
     "Export the report as CSV",
     "Make it look nicer",
@@ -126,11 +128,11 @@ async def test_a_save_the_page_does_not_confirm_needs_confirmation_never_complet
     assert again.status_code == 409  # a finished task takes no more steps
 
 
-def people_tree(deactivated: str | None = None) -> list[dict[str, Any]]:
+def people_tree(deactivated: str | None = None, action: str = "Deactivate") -> list[dict[str, Any]]:
     tree = []
     for n, name in enumerate(("Ana Silva", "Bob Stone", "Chen Wei")):
         ctx = [f"row: {name} · {name.split()[0].lower()}@x.io · {'Inactive' if name == deactivated else 'Member'}"]
-        label = "Activate" if name == deactivated else "Deactivate"
+        label = "Reinstate" if name == deactivated else action
         tree += [{"i": f"e{n}", "r": "btn", "n": "Edit", "ctx": ctx}, {"i": f"d{n}", "r": "btn", "n": label, "ctx": ctx}]
     return tree
 
@@ -218,27 +220,30 @@ async def test_a_lying_model_on_a_goal_nobody_can_read_never_completes(make_api:
 
 async def test_a_premature_finish_verdict_on_the_first_step_is_only_a_request_to_check(make_api: ApiFactory) -> None:
     api, _model = await _with_liar(make_api)
-    first = one_truth((await api.interact({"url": URL, "query": "Check SMS notifications", "interactiveTree": settings_tree(sms=False)})).json())
+    page = settings_tree(sms=False, save_button=False)  # a box that keeps itself: checking it is the whole goal
+    first = one_truth((await api.interact({"url": URL, "query": "Check SMS notifications", "interactiveTree": page})).json())
     assert first["action"] == 'click("2")'  # not finish(): nothing is checked yet
     ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
-    unchanged = one_truth((await api.interact({"url": URL, "interactiveTree": settings_tree(sms=False, focus="2"), **ids})).json())
+    unchanged_page = settings_tree(sms=False, focus="2", save_button=False)
+    unchanged = one_truth((await api.interact({"url": URL, "interactiveTree": unchanged_page, **ids})).json())
     assert unchanged["status"] == "active"  # the verdict says done, the box says no
     assert unchanged["verification"]["taskCompleted"] is True and unchanged["verification"]["goalAchieved"] is False
 
 
 async def test_a_model_contract_that_misses_a_goal_value_is_sent_back_once_with_the_gap(make_api: ApiFactory) -> None:
-    """"Deactivate Bob Stone": the policy cannot read it; the model's first contract forgets
-    whose button it is, the second names the row. Only the grounded, covering clause is kept."""
+    """"Offboard Bob Stone": the policy cannot read it (a verb its lexicon lacks); the model's
+    first contract forgets whose button it is, the second names the row. Only the grounded,
+    covering clause is kept."""
     drafts = [
-        [{"kind": "activated", "target": {"name": "Deactivate", "role": "button"}, "action": "click", "effect": True, "description": "Deactivate"}],
+        [{"kind": "activated", "target": {"name": "Offboard", "role": "button"}, "action": "click", "effect": True, "description": "Offboard"}],
         [
-            {"kind": "activated", "target": {"name": "Deactivate", "role": "button", "container": "Bob Stone"}, "action": "click", "effect": True, "description": "Deactivate Bob"},
+            {"kind": "activated", "target": {"name": "Offboard", "role": "button", "container": "Bob Stone"}, "action": "click", "effect": True, "description": "Offboard Bob"},
             {"kind": "shown", "value": "All done, trust me", "description": "invented"},
         ],
     ]
 
     def plan(seen: SeenPrompt) -> dict[str, Any]:
-        step = {"description": "Deactivate Bob", "kind": "click", "target": "Deactivate", "value": None, "success_criterion": "inactive"}
+        step = {"description": "Offboard Bob", "kind": "click", "target": "Offboard", "value": None, "success_criterion": "inactive"}
         return {"steps": [step], "contract": drafts.pop(0) if drafts else [], "needs_user_input": []}
 
     model = _liar()
@@ -246,7 +251,7 @@ async def test_a_model_contract_that_misses_a_goal_value_is_sent_back_once_with_
     api = await make_api(rate_limit_per_minute=1000)
     model.sink = api.app.state.usage_service
     api.app.state.agent_deps.gateway = model
-    bodies = await run(api, 'Deactivate "Bob Stone"', [people_tree(), people_tree(deactivated="Bob Stone")])
+    bodies = await run(api, 'Offboard "Bob Stone"', [people_tree(action="Offboard"), people_tree(deactivated="Bob Stone", action="Offboard")])
     plannings = [c for c in model.calls if c.purpose == "PLANNING"]
     assert len(plannings) >= 2
     assert "'Bob Stone'" in plannings[1].block("contract_feedback") and "contract_feedback" not in plannings[0].user

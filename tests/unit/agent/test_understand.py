@@ -108,13 +108,13 @@ def test_values_that_point_instead_of_giving_are_not_values() -> None:
 
 
 def test_a_model_contract_missing_a_goal_value_is_not_enough() -> None:
-    goal = 'Deactivate "Bob Stone"'
+    goal = 'Offboard "Bob Stone"'  # a verb the policy's lexicon does not have
     policy = understand(goal).contract
     assert not policy.complete
-    lazy = Clause(id="m1", kind="activated", description="deactivate", target=ElementRef(name="Deactivate"), action="click", source="model")
+    lazy = Clause(id="m1", kind="activated", description="offboard", target=ElementRef(name="Offboard"), action="click", source="model")
     merged, missing = merge_model_clauses(policy, goal, [lazy])
     assert missing == ["Bob Stone"] and not merged.complete
-    scoped = lazy.model_copy(update={"target": ElementRef(name="Deactivate", container="Bob Stone")})
+    scoped = lazy.model_copy(update={"target": ElementRef(name="Offboard", container="Bob Stone")})
     merged, missing = merge_model_clauses(policy, goal, [scoped])
     assert missing == [] and merged.complete and merged.source == "merged"
 
@@ -148,12 +148,12 @@ def test_an_ending_never_says_completed_and_says_why() -> None:
 
 
 def test_a_more_precise_model_clause_replaces_a_vaguer_one_and_ids_stay_unique() -> None:
-    goal = 'Check Dark mode, then deactivate "Bob Stone"'
+    goal = 'Check Dark mode, then offboard "Bob Stone"'
     policy = understand(goal).contract
-    vague = Clause(id="m1", kind="activated", description="deactivate", target=ElementRef(name="Deactivate"), action="click", source="model")
+    vague = Clause(id="m1", kind="activated", description="offboard", target=ElementRef(name="Offboard"), action="click", source="model")
     merged, missing = merge_model_clauses(policy, goal, [vague])
     assert "Bob Stone" in missing
-    precise = vague.model_copy(update={"id": "m2", "target": ElementRef(name="Deactivate", container="Bob Stone")})
+    precise = vague.model_copy(update={"id": "m2", "target": ElementRef(name="Offboard", container="Bob Stone")})
     merged, missing = merge_model_clauses(merged, goal, [precise])
     assert missing == [] and merged.complete
     ids = [c.id for c in merged.clauses]

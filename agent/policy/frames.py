@@ -1,0 +1,312 @@
+"""Intent frames: a clause of a goal, as people write it, read into plan steps.
+
+Each frame is one intent with its slots, said with any verb phrase of the lexicon
+(:mod:`agent.policy.lexicon`):
+
+=========  ==========================================================  =====================
+intent     says                                                        steps
+=========  ==========================================================  =====================
+commit     "save", "submit the form", "save the settings"                  submit
+login      "Log in as alice with password x", "Sign in with username   fill user, fill
+           "bob" and password "y"", "sign in as bob, password y"        password, submit
+search     "Search for laptop", "look up "desk""                       fill search, Enter
+on / off   "Turn on SMS alerts", "switch dark mode off", "disable X"   check / uncheck
+record     "Deactivate Bob Stone", "Delete Ana's account", "Reply to   click <Verb> in the
+           Sam's message"                                               record's row/card
+as         "Enter 9:37 PM as the time", "select 12/02/2016 as the      fill
+           date"
+set list   "set name to Ann, email to a@b.c and city to Oslo"          fill × n
+menu path  "Select File > Export > PDF"                                open…, click
+=========  ==========================================================  =====================
+
+A frame returns the steps and the words that only say *how* (the verb phrase, slot
+keywords), which the contract's coverage counts as accounted for. A clause no frame reads
+falls through to the imperative grammar of :mod:`agent.policy.goal`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from agent.policy.lexicon import (
+    COMMIT_OBJECTS,
+    COMMIT_VERBS,
+    EDIT_VERBS,
+    INTENT_PHRASES,
+    MENU_PATH_SEPARATORS,
+    PRONOUNS,
+    RECORD_BUTTON,
+    RECORD_NOUNS,
+    SEARCH_PLACES,
+    SECRET_WORDS,
+    TOGGLE_VERBS,
+    USER_WORDS,
+)
+from agent.policy.text import fold
+from planning import PlanStep
+
+_VALUE: Final = r"(?:\"[^\"]+\"|“[^”]+”|'[^']+'|[^\s,;]+)"
+_USER_KEYS: Final = "|".join(sorted(map(re.escape, USER_WORDS), key=len, reverse=True))
+_SECRET_KEYS: Final = "|".join(map(re.escape, SECRET_WORDS))
+_LOGIN_USER: Final = (
+    re.compile(rf"\b(?:{_USER_KEYS})\s+(?:is\s+|of\s+|=\s*|:\s*)?(?P<v>{_VALUE})", re.IGNORECASE),
+    re.compile(rf"\bas\s+(?P<v>{_VALUE})", re.IGNORECASE),
+)
+_LOGIN_SECRET: Final = re.compile(rf"\b(?P<k>{_SECRET_KEYS})\s+(?:is\s+|of\s+|=\s*|:\s*)?(?P<v>{_VALUE})", re.IGNORECASE)
+_AS_THE: Final = re.compile(
+    r"^(?P<verb>enter|type|input|write|put|select|choose|pick|set|fill in|use)\s+(?P<v>.+?)\s+as\s+(?:the|your|a|an)\s+(?P<f>[a-z][a-z -]{0,40})$",
+    re.IGNORECASE,
+)
+_SET_PAIR: Final = re.compile(r"^(?:(?:the|her|his|their|its|my|your)\s+)?(?P<f>[a-z][a-z ]{0,30}?)\s+(?:to|=|:)\s+(?P<v>.+)$")
+_SET_VERB: Final = re.compile(r"^(?:set|change|update|make)\s+", re.IGNORECASE)
+_LIST: Final = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_LEADING: Final = re.compile(r"^(?:the|a|an|this|that)\s+")
+_NAMED: Final = re.compile(r"^(?:[a-z]+\s+){1,2}(?:named|called|titled|labell?ed)\s+")
+_POSSESSIVE: Final = re.compile(rf"^(?P<owner>.+?)['’]s?\s+(?P<noun>{'|'.join(sorted(RECORD_NOUNS))})s?$")
+_POLITE: Final = re.compile(r"^(?:please|kindly|(?:can|could|would) you(?: please)?)\s+", re.IGNORECASE)
+# "search for laptop in the Books section": the search is narrowed to a part of the site.
+_NARROWED: Final = re.compile(r"\s(?:in|on|under|within|from)\s+(?:the|a|an|my|our)\s+\S+")
+_ORDINAL: Final = r"first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th)"
+_RECORD_OF: Final = re.compile(
+    rf"^(?:the\s+)?(?:(?P<ord>{_ORDINAL})\s+)?(?P<noun>{'|'.join(sorted(RECORD_NOUNS))})s?\s+(?:of|for|from|by)\s+(?P<owner>.+)$"
+)
+# An object with one of these is more than a record's name ("forward X to my team").
+_NOT_A_NAME: Final = re.compile(r"\s(?:to|with|as|into|in|on|at|using|via|and|then)\s")
+
+
+@dataclass(frozen=True)
+class Frame:
+    steps: list[PlanStep]
+    means: tuple[str, ...] = ()  # words that only say how (the verb phrase, slot keywords)
+    edits: bool = False  # the clause opens a record's form: what follows is saved by its commit
+
+
+def _step(kind: str, description: str, *, target: str | None = None, value: str | None = None, criterion: str) -> PlanStep:
+    return PlanStep(index=0, kind=kind, description=description, target=target, value=value, success_criterion=criterion)  # type: ignore[arg-type]
+
+
+def _original(raw: str, folded: str, start: int, end: int) -> str:
+    """The user's own spelling of ``folded[start:end]`` (folding keeps ASCII lengths)."""
+    if len(raw) == len(folded):
+        return raw[start:end]
+    return folded[start:end]
+
+
+def _unquote(value: str) -> str:
+    value = value.strip().rstrip(".!,;")
+    for open_, close in (('"', '"'), ("“", "”"), ("'", "'")):
+        if len(value) >= 2 and value.startswith(open_) and value.endswith(close):
+            return value[1:-1]
+    return value
+
+
+def _intent(folded: str, intent: str) -> tuple[str, int] | None:
+    """The verb phrase of ``intent`` that starts the clause, and where the rest begins."""
+    for phrase in sorted(INTENT_PHRASES[intent], key=len, reverse=True):
+        if folded == phrase or folded.startswith(phrase + " "):
+            return phrase, len(phrase) + 1
+    return None
+
+
+def _login(raw: str, folded: str) -> Frame | None:
+    found = _intent(folded, "login")
+    if found is None:
+        return None
+    phrase, rest_at = found
+    rest = raw[rest_at:] if len(raw) == len(folded) else folded[rest_at:]
+    secret = _LOGIN_SECRET.search(rest)
+    user = None
+    for pattern in _LOGIN_USER:
+        for match in pattern.finditer(rest):
+            if secret is not None and match.start("v") == secret.start("v"):
+                continue
+            user = match
+            break
+        if user is not None:
+            break
+    if user is None and secret is None:
+        return None
+    steps: list[PlanStep] = []
+    means = [phrase, *(k for k in USER_WORDS + SECRET_WORDS if k in fold(rest))]
+    if user is not None:
+        name = _unquote(user.group("v"))
+        field_ = "email" if "@" in name else "username"
+        steps.append(_step("fill", f"Enter {name!r} as the {field_}", target=field_, value=name, criterion=f"the {field_} field holds {name!r}"))
+    if secret is not None:
+        key = fold(secret.group("k"))
+        value = _unquote(secret.group("v"))
+        steps.append(_step("fill", f"Enter the {key}", target=key, value=value, criterion=f"the {key} field holds the {key}"))
+    steps.append(_step("submit", "Log in", target="log in", criterion="signed in"))
+    return Frame(steps, tuple(means))
+
+
+def _search(raw: str, folded: str) -> Frame | None:
+    found = _intent(folded, "search")
+    if found is None:
+        return None
+    phrase, rest_at = found
+    end, means = len(folded), [phrase]
+    place = re.search(rf"\s+(?:in|on|at|from)\s+(?:the|this|our)\s+({'|'.join(sorted(SEARCH_PLACES))})$", folded)
+    if place is not None:
+        end = place.start()
+        means.append(place.group(1))
+    query = _unquote(_original(raw, folded, rest_at, end))
+    if _NARROWED.search(f" {query}") and not re.match(r"^[\"“']", query.strip()) and not re.search(r"[\"“]", raw[rest_at:]):
+        return None  # a search narrowed to a part of the site is more than this frame
+    if not query or fold(query).startswith(("the ", "a ", "an ")) and '"' not in raw:
+        return None  # "look for the Save button" is a find, not a search
+    steps = [
+        _step("fill", f"Enter {query!r} in the search field", target="search field", value=query, criterion=f"the search field holds {query!r}"),
+        _step("press", "Run the search", target="search field", value="Enter", criterion="the results are shown"),
+    ]
+    return Frame(steps, tuple(means))
+
+
+def _commit(raw: str, folded: str) -> Frame | None:
+    """"save", "submit the form", "save the settings": the form's commit control."""
+    verbs = "|".join(COMMIT_VERBS)
+    match = re.match(rf"^(?P<verb>{verbs})(?:\s+(?:the|my|your|these|all)?\s*(?P<obj>[a-z ]+?))?$", folded)
+    if match is None:
+        return None
+    obj = (match.group("obj") or "").split()
+    if any(w not in COMMIT_OBJECTS for w in obj):
+        return None  # "save the draft as PDF": more than a commit
+    verb = match.group("verb")
+    return Frame([_step("submit", f"{verb.capitalize()} the form", target=verb, criterion="the form is committed")], tuple(obj))
+
+
+def _toggle(raw: str, folded: str) -> Frame | None:
+    state, target, phrase = None, None, ""
+    for intent in ("on", "off"):
+        if found := _intent(folded, intent):
+            state, phrase = intent, found[0]
+            target = _original(raw, folded, found[1], len(folded))
+            break
+    if state is None:
+        verbs = "|".join(TOGGLE_VERBS)
+        if match := re.match(rf"^(?P<verb>{verbs})\s+(?P<t>.+?)\s+(?P<state>on|off)$", folded):
+            state, phrase = match.group("state"), f"{match.group('verb')} {match.group('state')}"
+            target = _original(raw, folded, match.start("t"), match.end("t"))
+    if state is None or not target or not target.strip():
+        return None
+    kind = "check" if state == "on" else "uncheck"
+    label = target.strip()
+    return Frame([_step(kind, f"Turn {state} {label}", target=label, criterion=f"{label} is {state}")], tuple(phrase.split()))
+
+
+def _record_owner(text: str) -> tuple[str, str, tuple[str, ...]]:
+    """The words that identify the record, and an ordinal among that record's kind
+    ("Chen Wei's account" → "Chen Wei"; "the last email from Ana" → "Ana", "last")."""
+    folded = fold(text).rstrip(".!")
+    means: list[str] = []
+    if match := _POSSESSIVE.match(folded):
+        means.append(match.group("noun"))
+        return _original(text, fold(text), match.start("owner"), match.end("owner")).strip(), "", tuple(means)
+    if match := _RECORD_OF.match(folded):
+        means.append(match.group("noun"))
+        owner = _original(text, fold(text), match.start("owner"), match.end("owner")).strip()
+        return owner, match.group("ord") or "", tuple(means)
+    stripped = _LEADING.sub("", folded)
+    if match := _NAMED.match(stripped):
+        means.extend(match.group(0).split())
+        stripped = stripped[match.end() :]
+    start = fold(text).find(stripped)
+    return (_original(text, fold(text), start, start + len(stripped)) if start >= 0 else stripped).strip(), "", tuple(means)
+
+
+def _record(raw: str, folded: str) -> Frame | None:
+    found = _intent(folded, "record")
+    if found is None:
+        return None
+    verb, rest_at = found
+    rest = _original(raw, folded, rest_at, len(folded))
+    if not rest.strip() or re.match(r"^(?:the\s+)?(?:button|link|icon)\b", fold(rest)):
+        return None
+    owner, ordinal, means = _record_owner(rest)
+    if _NOT_A_NAME.search(f" {fold(owner)} "):
+        return None
+    if not owner or set(fold(owner).split()) <= PRONOUNS | RECORD_NOUNS | {"it", "this", "that", "them", "all", "everything"}:
+        return None  # "delete my account", "remove it": no record named — not this frame
+    button = RECORD_BUTTON.get(verb, verb)
+    target = f"{ordinal} {button} button for {owner}".strip()
+    step = _step("click", f"{button.capitalize()} {owner}", target=target, criterion=f"{owner} is {button}d")
+    return Frame([step], means, edits=verb in EDIT_VERBS)
+
+
+def _as_the(raw: str, folded: str) -> Frame | None:
+    match = _AS_THE.match(folded)
+    if match is None:
+        return None
+    value = _unquote(_original(raw, folded, match.start("v"), match.end("v")))
+    field_ = match.group("f").strip()
+    return Frame([_step("fill", f"Enter {value!r} as the {field_}", target=field_, value=value, criterion=f"the {field_} holds {value!r}")], ())
+
+
+def _set_list(raw: str, folded: str) -> Frame | None:
+    """"set the name to Ann, the city to Oslo and the age to 5" (values unquoted or quoted)."""
+    verb = _SET_VERB.match(folded)
+    if verb is None:
+        return None
+    body = folded[verb.end() :]
+    offset = verb.end()
+    steps: list[PlanStep] = []
+    position = 0
+    parts: list[tuple[int, int]] = []
+    for sep in _LIST.finditer(body):
+        parts.append((position, sep.start()))
+        position = sep.end()
+    parts.append((position, len(body)))
+    for start, end in parts:
+        match = _SET_PAIR.match(body[start:end])
+        if match is None:
+            return None if not steps else None
+        name = " ".join(w for w in match.group("f").split() if w not in PRONOUNS)
+        value = _unquote(_original(raw, folded, offset + start + match.start("v"), offset + start + match.end("v")))
+        if not name or not value:
+            return None
+        steps.append(_step("fill", f"Set the {name} to {value!r}", target=name, value=value, criterion=f"the {name} holds {value!r}"))
+    if len(steps) < 2 and not any(w in PRONOUNS for w in folded.split()):
+        return None  # one pair: the imperative grammar reads it ("set X to Y")
+    return Frame(steps, tuple(PRONOUNS & set(folded.split())))
+
+
+def _menu_path(raw: str, folded: str) -> Frame | None:
+    if not any(sep in raw for sep in MENU_PATH_SEPARATORS):
+        return None
+    match = re.match(r"^(?:select|choose|pick|click|open|go to|navigate to)(?:\s+on)?\s+(?P<path>.+)$", folded)
+    if match is None:
+        return None
+    path = _original(raw, folded, match.start("path"), match.end("path"))
+    items = [_unquote(part) for part in re.split("|".join(map(re.escape, MENU_PATH_SEPARATORS)), path)]
+    items = [item.strip() for item in items if item.strip()]
+    if len(items) < 2:
+        return None
+    # Opening each level is the way there (a "find" step); choosing the last item is the work.
+    steps = [_step("find", f"Open {item!r}", target=item, criterion=f"the {item!r} menu is open") for item in items[:-1]]
+    steps.append(_step("click", f"Choose {items[-1]!r}", target=items[-1], criterion=f"{items[-1]!r} was chosen"))
+    return Frame(steps, ())
+
+
+_FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
+    _menu_path,
+    _commit,
+    _login,
+    _search,
+    _toggle,
+    _as_the,
+    _set_list,
+    _record,
+)
+
+
+def read_frame(clause: str) -> Frame | None:
+    """The steps a clause asks for when it is said as one of the frames above."""
+    raw = _POLITE.sub("", clause.strip().rstrip(".!"))
+    folded = fold(raw)
+    for frame in _FRAMES:
+        if (found := frame(raw, folded)) is not None:
+            return found
+    return None

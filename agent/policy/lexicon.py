@@ -1,0 +1,50 @@
+"""The words of the policy's goal grammar, as data.
+
+Each intent of :mod:`agent.policy.frames` is said with one of these verb phrases; adding a
+synonym is a change here, not in the grammar. Phrases are matched on folded text
+(lower-case, accents removed), longest first, as whole words.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Intent → the verb phrases that express it at the start of a clause.
+INTENT_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "login": ("log in", "login", "log on", "log into", "sign in", "signin", "sign into"),
+    "search": ("search for", "search", "look up", "look for", "query for"),
+    "on": ("turn on", "switch on", "toggle on", "enable", "tick"),
+    "off": ("turn off", "switch off", "toggle off", "disable", "untick"),
+    "record": (
+        "delete", "remove", "edit", "deactivate", "activate", "archive", "unarchive", "approve", "reject",
+        "suspend", "block", "unblock", "restore", "duplicate", "reply to", "forward", "view",
+    ),
+}  # fmt: skip
+# "turn X on", "switch X off": the particle after the object.
+TOGGLE_VERBS: Final[tuple[str, ...]] = ("turn", "switch", "toggle", "set")
+# Record verbs whose button is named by another word on most sites.
+RECORD_BUTTON: Final[dict[str, str]] = {"reply to": "reply"}
+# Nouns after a possessive that only say which record: "Chen Wei's account".
+RECORD_NOUNS: Final[frozenset[str]] = frozenset(
+    "account profile record entry row card item message email mail post comment order user contact file".split()
+)
+# Record verbs that open a form: the values set after them are saved by the form's commit.
+EDIT_VERBS: Final[frozenset[str]] = frozenset({"edit"})
+
+# Slot keywords of a login: what names the user, what names the secret.
+USER_WORDS: Final[tuple[str, ...]] = ("username", "user name", "user", "login", "email", "e-mail", "account")
+SECRET_WORDS: Final[tuple[str, ...]] = ("password", "passcode", "pin")
+
+# Words that only stand for the person or record already named ("set *her* role").
+PRONOUNS: Final[frozenset[str]] = frozenset("her his their its my your our".split())
+
+# A clause that only commits the form: "save", "submit the form", "save the settings".
+COMMIT_VERBS: Final[tuple[str, ...]] = ("save", "submit", "confirm", "apply", "send", "publish")
+COMMIT_OBJECTS: Final[frozenset[str]] = frozenset(
+    "it form settings changes preferences page profile details order request them everything".split()
+)
+# "look up X in the catalog": places that only say the search is the site's own.
+SEARCH_PLACES: Final[frozenset[str]] = frozenset("catalog catalogue store shop site website portal app page".split())
+
+# Separators of a menu path: "Select File > Export > PDF".
+MENU_PATH_SEPARATORS: Final[tuple[str, ...]] = (">", "›", "→", "»")

@@ -1,0 +1,180 @@
+"""Goals as people write them → steps and a contract that accounts for every word."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.page_meaning import read_on_page
+from agent.policy import understand
+from verification import PageState
+
+
+def _read(goal: str) -> tuple[list[tuple[str, str | None, str | None]], tuple[str, ...]]:
+    reading = understand(goal)
+    return [(s.kind, s.target, s.value) for s in reading.plan.steps], reading.contract.unaccounted
+
+
+LOGIN_STEPS = [("fill", "username", "alice"), ("fill", "password", "wonderland"), ("submit", "log in", None)]
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "Log in as alice with password wonderland",
+        "log in as alice, password wonderland",
+        'Sign in with username "alice" and password "wonderland"',
+        "Sign in with the user alice and the password wonderland.",
+        "Please log on as alice using password wonderland",
+        "Login as 'alice' with the password 'wonderland'",
+    ],
+)
+def test_login_phrasings_read_as_user_password_and_submit(goal: str) -> None:
+    steps, missing = _read(goal)
+    assert steps == LOGIN_STEPS and missing == ()
+
+
+def test_a_login_with_an_email_fills_the_email_field() -> None:
+    steps, missing = _read("Sign in as ana@example.org with password pw1")
+    assert steps[0] == ("fill", "email", "ana@example.org") and missing == ()
+
+
+@pytest.mark.parametrize(
+    ("goal", "query"),
+    [
+        ("Search for laptop", "laptop"),
+        ('search "wireless mouse"', "wireless mouse"),
+        ("Look up standing desk in the catalog", "standing desk"),
+        ("look for USB-C cables", "USB-C cables"),
+    ],
+)
+def test_search_phrasings_fill_the_search_field_and_run_it(goal: str, query: str) -> None:
+    steps, missing = _read(goal)
+    assert steps == [("fill", "search field", query), ("press", "search field", "Enter")] and missing == ()
+
+
+def test_a_search_in_a_named_part_of_the_site_is_not_read_as_a_plain_search() -> None:
+    _steps, missing = _read("Search for laptop in the Books section")
+    assert "Books" in missing or "section" in missing
+
+
+@pytest.mark.parametrize(
+    ("goal", "kind", "target"),
+    [
+        ("Turn on SMS notifications", "check", "SMS notifications"),
+        ("switch dark mode off", "uncheck", "dark mode"),
+        ("Enable two-factor login", "check", "two-factor login"),
+        ("Disable email alerts", "uncheck", "email alerts"),
+        ("Toggle on the weekly digest", "check", "the weekly digest"),
+        ("Turn the newsletter on", "check", "the newsletter"),
+    ],
+)
+def test_toggle_synonyms_read_as_check_and_uncheck(goal: str, kind: str, target: str) -> None:
+    steps, missing = _read(goal)
+    assert steps == [(kind, target, None)] and missing == ()
+
+
+@pytest.mark.parametrize(
+    ("goal", "container", "ordinal"),
+    [
+        ("Deactivate Bob Stone", "bob stone", None),
+        ("Deactivate Chen Wei's account", "chen wei", None),
+        ("Delete the order from Ana Silva", "ana silva", None),
+        ("Archive the file named report.pdf", "report.pdf", None),
+        ("Reply to the last email from Ana", "ana", -1),
+        ("Delete the 2nd order from Bob", "bob", 2),
+    ],
+)
+def test_record_actions_name_the_button_and_the_record_it_is_in(goal: str, container: str, ordinal: int | None) -> None:
+    reading = understand(goal)
+    (clause,) = reading.contract.clauses
+    assert clause.kind == "activated" and clause.target is not None
+    assert clause.target.container == container and clause.target.ordinal == ordinal
+    assert reading.contract.unaccounted == ()
+
+
+@pytest.mark.parametrize("goal", ["Delete my account", "Forward the newsletter to my team", "Remove it"])
+def test_record_verbs_without_a_record_named_are_not_guessed(goal: str) -> None:
+    assert understand(goal).contract.unaccounted
+
+
+def test_edit_then_set_saves_the_form_it_opened() -> None:
+    steps, missing = _read("Edit Dana Kim and set her role to Admin")
+    assert steps == [("click", "edit button for Dana Kim", None), ("fill", "role", "Admin"), ("submit", "save", None)]
+    assert missing == ()
+
+
+@pytest.mark.parametrize(
+    ("goal", "field", "value"),
+    [
+        ("Enter 9:37 PM as the time and press submit.", "time", "9:37 PM"),
+        ("Select 12/02/2016 as the date and hit submit.", "date", "12/02/2016"),
+        ('Type "Oslo" as your city', "city", "Oslo"),
+    ],
+)
+def test_value_as_the_field(goal: str, field: str, value: str) -> None:
+    steps, missing = _read(goal)
+    assert steps[0] == ("fill", field, value) and missing == ()
+
+
+def test_a_set_list_fills_each_field() -> None:
+    steps, missing = _read("Set the name to Ann, the city to Oslo and the age to 5")
+    assert steps == [("fill", "name", "Ann"), ("fill", "city", "Oslo"), ("fill", "age", "5")] and missing == ()
+
+
+def test_a_time_value_is_proven_as_a_time() -> None:
+    (time_clause, _submit) = understand("Enter 9:37 PM as the time and press submit").contract.clauses
+    assert time_clause.match == "time"
+
+
+@pytest.mark.parametrize("goal", ["Select File > Export > PDF", "Choose Scout›Amanda›Ibrahim", "click on Edit → Paste"])
+def test_menu_paths_open_each_level_then_choose_the_last(goal: str) -> None:
+    reading = understand(goal)
+    kinds = [s.kind for s in reading.plan.steps]
+    assert kinds[-1] == "click" and set(kinds[:-1]) == {"find"} and len(kinds) >= 2
+    (clause,) = reading.contract.clauses  # opening the levels is how, choosing the item is what
+    assert clause.action == "click" and reading.contract.unaccounted == ()
+
+
+@pytest.mark.parametrize("goal", ["save", "Submit the form", "then save the settings", "Save changes"])
+def test_a_bare_commit_clause_clicks_the_commit_control(goal: str) -> None:
+    reading = understand(f"Check Dark mode, {goal}" if not goal.startswith("then") else f"Check Dark mode {goal}")
+    assert [s.kind for s in reading.plan.steps] == ["check", "submit"] and reading.contract.unaccounted == ()
+
+
+def test_several_options_from_one_list_are_several_choices() -> None:
+    steps, missing = _read("Select Corrine, Catherine from the scroll list and click Submit.")
+    assert [(k, v) for k, _t, v in steps] == [("select", "Corrine"), ("select", "Catherine"), ("submit", None)]
+    assert missing == ()
+
+
+# -- the page decides what a change needs --------------------------------------------------
+
+
+def _settings(*, sms: bool, save: tuple[str, ...] = ("Save changes",)) -> PageState:
+    tree = [{"i": "1", "r": "switch", "n": "SMS notifications", **({"s": ["checked"]} if sms else {})}]
+    tree += [{"i": f"s{n}", "r": "btn", "n": label} for n, label in enumerate(save)]
+    return PageState.from_v3(tree, url="https://app.example/settings")
+
+
+def test_a_change_on_a_page_that_saves_includes_the_save() -> None:
+    reading = understand("Switch on SMS notifications")
+    contract, plan = read_on_page(reading.contract, reading.plan, _settings(sms=False))
+    switch, save = contract.clauses
+    assert save.kind == "activated" and save.effect and save.target is not None and save.target.name == "Save changes"
+    assert switch.before == save.id  # on when the save was made
+    assert [s.kind for s in plan.steps] == ["check", "submit"] and plan.steps[-1].clause == save.id
+
+
+@pytest.mark.parametrize(
+    ("page", "why"),
+    [
+        (_settings(sms=True), "already on: nothing to save"),
+        (_settings(sms=False, save=()), "no save control: the switch keeps itself"),
+        (_settings(sms=False, save=("Save", "Save as draft")), "two different saves: not guessed"),
+        (_settings(sms=False, save=("Submit",)), "a submit is not a save"),
+    ],
+)
+def test_no_save_is_added_when_the_page_does_not_call_for_one(page: PageState, why: str) -> None:
+    reading = understand("Switch on SMS notifications")
+    contract, _plan = read_on_page(reading.contract, reading.plan, page)
+    assert len(contract.clauses) == 1, why
