@@ -191,6 +191,7 @@ def contract_summary(contract: Contract) -> dict[str, Any]:
                 "detail": result.detail,
                 "unproven": result.unproven,
                 "evidence": result.evidence.model_dump(mode="json") if result.evidence is not None else None,
+                "read": read.model_dump(mode="json") if (read := contract.reads.get(clause.id)) is not None else None,
             }
         )
     return {

@@ -88,6 +88,8 @@ def _advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tupl
         if clause is not None and contract.result(clause.id).status == "holds":
             decision = StepDecision(None, "Its clause holds.", satisfied=True)
         else:
+            if clause is not None and step.value is None and clause.value is not None:
+                step.value = clause.value  # read on the page: the plan keeps it from now on
             decision = refine_step(step, page, plan, clause.target if clause is not None else None)
         if decision.satisfied:
             log.info("plan.step_satisfied", step=step.index, kind=step.kind)

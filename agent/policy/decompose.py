@@ -15,6 +15,7 @@ from agent.policy.frames import read_frame
 from agent.policy.goal import ParsedGoal, parse_goal
 from agent.policy.text import fold
 from planning import Plan, PlanStep
+from verification.contract import ValueSource
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])")
 _VERBS = (
@@ -132,6 +133,7 @@ class ClauseReading:
     steps: list[PlanStep]
     means: tuple[str, ...] = ()  # words that only say how the work is done
     edits: bool = False  # opens a record's form: the values set after it are saved by its commit
+    read: ValueSource | None = None  # a value read on the page (for its fill step, or the next one)
 
 
 def read_clause(clause: str) -> ClauseReading:
@@ -141,7 +143,7 @@ def read_clause(clause: str) -> ClauseReading:
     if normalised is None:
         return ClauseReading([], means)
     if frame := read_frame(normalised):
-        return ClauseReading(frame.steps, means + frame.means, frame.edits)
+        return ClauseReading(frame.steps, means + frame.means, frame.edits, frame.read)
     return ClauseReading(_imperative_steps(normalised), means)
 
 

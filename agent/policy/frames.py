@@ -17,6 +17,10 @@ as         "Enter 9:37 PM as the time", "select 12/02/2016 as the      fill
            date"
 set list   "set name to Ann, email to a@b.c and city to Oslo"          fill × n
 menu path  "Select File > Export > PDF"                                open…, click
+copy       "Copy the text of the 2nd text area, paste it into the       fill (value read on
+           text input"                                                  the page)
+find word  "Find the 5th word in the paragraph" (then "type it into…")  (the next fill's
+                                                                        value is read)
 =========  ==========================================================  =====================
 
 A frame returns the steps and the words that only say *how* (the verb phrase, slot
@@ -45,8 +49,10 @@ from agent.policy.lexicon import (
     TOGGLE_VERBS,
     USER_WORDS,
 )
+from agent.policy.references import source_ref
 from agent.policy.text import fold
 from planning import PlanStep
+from verification.contract import ValueSource
 
 _VALUE: Final = r"(?:\"[^\"]+\"|“[^”]+”|'[^']+'|[^\s,;]+)"
 _USER_KEYS: Final = "|".join(sorted(map(re.escape, USER_WORDS), key=len, reverse=True))
@@ -82,6 +88,7 @@ class Frame:
     steps: list[PlanStep]
     means: tuple[str, ...] = ()  # words that only say how (the verb phrase, slot keywords)
     edits: bool = False  # the clause opens a record's form: what follows is saved by its commit
+    read: ValueSource | None = None  # the value of its fill step (or, with no steps, of the next one) is read
 
 
 def _step(kind: str, description: str, *, target: str | None = None, value: str | None = None, criterion: str) -> PlanStep:
@@ -290,7 +297,53 @@ def _menu_path(raw: str, folded: str) -> Frame | None:
     return Frame(steps, ())
 
 
+_NTH: Final = r"(?P<ord>\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)"
+_COPY: Final = re.compile(
+    r"^copy\s+(?:the\s+)?(?:(?:text|value|contents?|words?)\s+)?(?:in|from|of|inside)\s+(?P<src>.+?),?\s+"
+    r"(?:and\s+)?(?:then\s+)?paste\s+(?:it|that|them|this)\s+(?:in|into|to|inside)\s+(?P<dst>.+)$"
+)
+_FIND_WORD: Final = re.compile(
+    rf"^(?:find|read|get|take|look at|locate|remember|copy)\s+(?:the\s+)?{_NTH}\s+word\s+(?:in|of|from|inside)\s+(?P<src>.+)$"
+)
+_CASE: Final = re.compile(r"\s+(?:in|using|with)\s+(?P<case>upper|lower)\s?case(?:\s+letters)?$")
+
+
+def _nth(text: str) -> int:
+    words_ = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+    return words_[text] if text in words_ else int(re.sub(r"\D", "", text))
+
+
+def _copy(raw: str, folded: str) -> Frame | None:
+    """"Copy the text in the textarea below, paste it into the textbox"."""
+    match = _COPY.match(folded)
+    if match is None:
+        return None
+    source = source_ref(match.group("src"))
+    dst = _original(raw, folded, match.start("dst"), match.end("dst"))
+    if source is None:
+        return None
+    step = _step("fill", f"Paste the text of {match.group('src')} into {dst}", target=dst, value=None, criterion=f"{dst} holds the copied text")
+    return Frame([step], ("copy", "paste", "text"), read=ValueSource(element=source))
+
+
+def _find_word(raw: str, folded: str) -> Frame | None:
+    """"Find the 5th word in the paragraph" — the value a following "type it …" uses."""
+    case = _CASE.search(folded)
+    body = folded[: case.start()] if case else folded
+    match = _FIND_WORD.match(body)
+    if match is None:
+        return None
+    src = match.group("src")
+    element = None if re.search(r"\b(?:paragraph|passage|text above|text below)\b", src) else source_ref(src)
+    if element is None and not re.search(r"\b(?:paragraph|passage|text)\b", src):
+        return None
+    read = ValueSource(element=element, word=_nth(match.group("ord")), case=case.group("case") if case else None)  # type: ignore[arg-type]
+    return Frame([], ("find", "word", "paragraph", "passage", "case", "letters"), read=read)
+
+
 _FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
+    _copy,
+    _find_word,
     _menu_path,
     _commit,
     _login,

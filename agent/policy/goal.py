@@ -36,6 +36,8 @@ _ROLE_WORDS: dict[str, RoleHint] = {
     "field": "textbox",
     "textbox": "textbox",
     "text box": "textbox",
+    "text area": "textbox",
+    "textarea": "textbox",
     "input": "textbox",
     "box": "textbox",
     "checkbox": "checkbox",
@@ -51,7 +53,7 @@ _ROLE_WORDS: dict[str, RoleHint] = {
     "tab": "tab",
     "menu item": "menuitem",
 }
-_FILLER = {"the", "a", "an", "on", "at", "in", "into", "to", "please", "named", "called", "labelled", "labeled", "with", "text", "that", "says", "of", "my"}
+_FILLER = {"the", "a", "an", "on", "at", "in", "into", "to", "please", "named", "called", "labelled", "labeled", "with", "text", "that", "says", "of", "my", "below", "above"}
 
 _PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
     ("back", re.compile(r"^(?:go|navigate) back\b")),

@@ -87,7 +87,11 @@ def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
     role = _ROLE_NAMES.get(target.role) if target.role else None
     if not name.strip() and role is None and not container and kind is None and not commit:
         return ReadRef(None, unread)
+    text_kind = field_kind(head)
+    if text_kind is not None:
+        role, name = "textbox", " ".join(w for w in _AREA.sub(" ", _LINE.sub(" ", fold(name))).split() if w not in _NOT_NAMES)
     ref = ElementRef(
+        field_kind=text_kind,  # type: ignore[arg-type]
         name=name.strip(),
         role=role,
         container=container or None,
@@ -101,3 +105,29 @@ def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
 
 def _strip_quotes(text: str) -> str:
     return " ".join(re.sub(r"[\"“”']", " ", text).split())
+
+
+_NOT_NAMES: Final = frozenset({"below", "above", "here", "shown", "provided", "given", "on", "the", "page"})
+_AREA: Final = re.compile(r"\b(?:text\s?area|textarea|multi-?line (?:text )?(?:field|box))s?\b")
+_LINE: Final = re.compile(r"\b(?:text\s?box|text (?:input|field)|input (?:field|box)|one-line (?:field|box))\b")
+
+
+def field_kind(phrase: str) -> str | None:
+    """'textarea' / 'line' when the phrase names the kind of text field."""
+    folded = fold(phrase)
+    if _AREA.search(folded):
+        return "textarea"
+    if _LINE.search(folded):
+        return "line"
+    return None
+
+
+def source_ref(phrase: str) -> ElementRef | None:
+    """The element a value is read from: "the textarea below", "the 3rd text area", "the
+    Notes field". ``None`` when the phrase names no element."""
+    kind = field_kind(phrase)
+    cleaned = " ".join(w for w in _AREA.sub(" text box ", fold(phrase)).split() if w not in _NOT_NAMES)
+    read = read_ref(cleaned)
+    if read.ref is None or read.unread:
+        return None
+    return read.ref.model_copy(update={"field_kind": kind}) if kind else read.ref

@@ -29,14 +29,14 @@ attempted.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from agent.policy.coverage import unaccounted
 from agent.policy.decompose import ALL_FIELDS, normalise_clause, read_clause, split_clauses
 from agent.policy.references import read_ref
 from planning import Plan, PlanStep
-from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, fold, match_for, words
+from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, ValueSource, fold, match_for, words
 
 # A value that points at something instead of giving it: Stepwise cannot type "that".
 _PLACEHOLDER_VALUES: Final[frozenset[str]] = frozenset(
@@ -48,6 +48,7 @@ _EFFECT_WORDS: Final[frozenset[str]] = COMMIT_WORDS | frozenset(
     "delete remove archive deactivate activate enable disable upload export import reply share invite subscribe "
     "unsubscribe approve reject transfer checkout".split()
 )
+_CASE: Final = re.compile(r"\s+(?:in|using|with)\s+(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?\b", re.IGNORECASE)
 _NOTHING: Final = re.compile(r"^(?:select|choose|pick|check|tick)\s+(?:nothing|none)$")
 
 
@@ -65,6 +66,7 @@ class _Reading:
     means: list[str]
     unread: list[str]
     results: list[Clause]  # what shows once the work is committed, added after the steps'
+    reads: dict[int, ValueSource] = field(default_factory=dict)  # fill step (id) → where its value is read
 
     def add(self, clause: Clause | None, step: PlanStep | None) -> None:
         if clause is not None:
@@ -82,12 +84,26 @@ def understand(goal: str) -> Understanding:
     segments = split_clauses(goal)
     flat: list[PlanStep] = []
     editing = False
+    carried: ValueSource | None = None  # "find the 5th word …", for the next "type it …"
     for segment in segments:
+        case = _CASE.search(segment)
+        if case is not None:  # "type it in upper case into the box": the value's shape, not a name
+            segment = segment[: case.start()] + segment[case.end() :]
+            reading.means.extend(case.group(0).split())
         read = read_clause(segment)
         reading.means.extend(read.means)
         normalised, _ = normalise_clause(segment)
         if normalised is not None and _NOTHING.match(fold(normalised)):
             reading.means.append(normalised)  # "select nothing": no box to tick
+        if read.read is not None and not read.steps:
+            carried = read.read
+        for step in read.steps:
+            if step.kind == "fill" and read.read is not None and step.value is None:
+                reading.reads[id(step)] = read.read
+            elif step.kind == "fill" and carried is not None and _placeholder(step.value):
+                reading.reads[id(step)], step.value, carried = carried, None, None
+            if case is not None and id(step) in reading.reads:
+                reading.reads[id(step)] = reading.reads[id(step)].model_copy(update={"case": case.group("case").lower()})
         flat.extend(read.steps)
         editing = editing or read.edits
     if editing:
@@ -134,6 +150,11 @@ def _ref(reading: _Reading, phrase: str | None, *, commit: bool = False) -> Elem
 def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[PlanStep]) -> None:
     description = step.description
     match step.kind:
+        case "fill" if id(step) in reading.reads:
+            ref = _ref(reading, step.target) or ElementRef(role="textbox")
+            source = reading.reads[id(step)]
+            description = f"{description.split(' into ')[0] if ' into ' in description else 'Enter'} — the value read from {source.describe()}"
+            reading.add(Clause(id="", kind="field_value", description=description[:300], target=ref, read=source), step)
         case "fill":
             if _placeholder(step.value):
                 reading.unread.append(step.value or "the value")

@@ -180,6 +180,11 @@ class ClauseOut(ApiModel):
     detail: str = Field(description="Why the clause is in this state")
     unproven: bool = Field(description="Its work was done and verified, but the page shows no result to prove it")
     evidence: EvidenceOut | None = None
+    read: EvidenceOut | None = Field(
+        default=None,
+        description="When the goal points at a value instead of giving it ('copy the text of the 2nd text area'): "
+        "the value read on the page, from which element, on which step",
+    )
 
 
 class ContractOut(ApiModel):

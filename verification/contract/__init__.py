@@ -26,7 +26,9 @@ from verification.contract.model import (
     Evidence,
     RefRole,
     ValueMatch,
+    ValueSource,
 )
+from verification.contract.reads import read_value, read_values
 from verification.contract.refs import COMMIT_WORDS, Resolution, describe_element, fold, matches, perceivable, resolve, words, words_within
 from verification.contract.values import (
     listed,
@@ -56,10 +58,13 @@ __all__ = [
     "RefRole",
     "Resolution",
     "ValueMatch",
+    "ValueSource",
     "all_unproven",
     "baseline_count",
     "clause_hits",
     "describe_element",
+    "read_value",
+    "read_values",
     "evaluate",
     "fold",
     "listed",

@@ -30,6 +30,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from verification.actions import Action
 from verification.contract.model import Clause, ClauseResult, Contract, ElementRef, Evidence
+from verification.contract.reads import read_values
 from verification.contract.refs import Resolution, describe_element, fold, matches, perceivable, resolve
 from verification.contract.values import listed, value_matches
 from verification.elements import PageElement
@@ -82,7 +83,9 @@ def _wrong(detail: str) -> tuple[str, str, Evidence | None]:
 
 
 def _field_value(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
-    assert clause.target is not None and clause.value is not None
+    assert clause.target is not None
+    if clause.value is None:
+        return _not_yet(f"nothing read yet from {clause.read.describe() if clause.read else 'the page'}")
     found = resolve(clause.target, page, roles=VALUE_ROLES)
     if not found.found:
         return _not_yet(found.reason)
@@ -324,6 +327,7 @@ def start(contract: Contract, page: PageState) -> Contract:
 def evaluate(contract: Contract, page: PageState, *, step: int, previous: PreviousStep | None = None) -> Contract:
     """Every clause's status on ``page`` — the page on which action ``step`` will be issued —
     after ``previous`` (the action before it, with its verdict)."""
+    contract = read_values(contract, page, step)
     results = dict(contract.results)
     held_at = {k: list(v) for k, v in contract.held_at.items()}
     for clause in contract.clauses:

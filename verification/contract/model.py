@@ -74,6 +74,11 @@ class ElementRef(BaseModel):
         description="True for the control that commits the form (Save, Submit, Create, Send, OK…), whatever its "
         "exact label, when the goal does not name it exactly.",
     )
+    field_kind: Literal["textarea", "line"] | None = Field(
+        default=None,
+        description="The kind of text field the goal names: 'textarea' for a multi-line text area, 'line' for a "
+        "one-line text box. Preferred where the page has both; null when the goal does not say.",
+    )
 
     @model_validator(mode="after")
     def _meaningful(self) -> ElementRef:
@@ -95,6 +100,26 @@ class ElementRef(BaseModel):
         elif self.container_kind:
             text += f" in the {self.container_kind}"
         return text
+
+
+class ValueSource(BaseModel):
+    """Where a clause's value is read on the page, when the goal points at a value instead of
+    giving it ("copy the text of the 2nd text area", "type the 5th word of the paragraph")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    element: ElementRef | None = Field(
+        default=None, description="The element whose value (a field) or text is read; null: the page's paragraph"
+    )
+    word: int | None = Field(default=None, ge=-1, le=1000, description="Only its n-th word (1-based, -1 the last)")
+    case: Literal["upper", "lower"] | None = Field(default=None, description="The case the goal asks the value in")
+
+    def describe(self) -> str:
+        where = self.element.describe() if self.element is not None else "the paragraph"
+        if self.word is not None:
+            nth = "last" if self.word == -1 else f"word {self.word}"
+            return f"the {nth} of {where}" if self.word == -1 else f"{nth} of {where}"
+        return f"the text of {where}"
 
 
 class Clause(BaseModel):
@@ -119,6 +144,9 @@ class Clause(BaseModel):
     before: str | None = Field(
         default=None, description="state clauses: the id of the event this must hold at (a precondition)"
     )
+    read: ValueSource | None = Field(
+        default=None, description="field_value: the value is read on the page (once), not given by the goal"
+    )
     covers: tuple[str, ...] = Field(default=(), description="The goal words this clause accounts for")
     source: Literal["policy", "model"] = "policy"
 
@@ -131,7 +159,7 @@ class Clause(BaseModel):
         out: list[str] = []
         if self.kind in _NEEDS_TARGET and self.target is None:
             out.append(f"a {self.kind} clause needs a target element")
-        if self.kind in _NEEDS_VALUE and not (self.value or "").strip():
+        if self.kind in _NEEDS_VALUE and not (self.value or "").strip() and self.read is None:
             out.append(f"a {self.kind} clause needs a value")
         if self.kind == "control" and self.state is None:
             out.append("a control clause needs the state (checked, unchecked, expanded, collapsed)")
@@ -186,6 +214,9 @@ class Contract(BaseModel):
     )
     baseline: dict[str, int] = Field(
         default_factory=dict, description="Clause id → how often its text or element was on the first page"
+    )
+    reads: dict[str, Evidence] = Field(
+        default_factory=dict, description="Clause id → the value read on the page for it, and where"
     )
 
     @property

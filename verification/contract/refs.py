@@ -240,6 +240,10 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         if ref.role is not None and element.role == ref.role:
             score += _EXACT_ROLE_BONUS
         scored.append((score, order, element))
+    if ref.field_kind is not None:
+        # "the text area" vs "the text box" where the page has both: the kind named is preferred.
+        kind = [s for s in scored if _field_kind(s[2]) == ref.field_kind]
+        scored = kind or scored
     if ref.exact and ref_words:
         # "Click the link "Eget"" on a page with "eget" and "Eget": the user's spelling decides.
         spelled = " ".join(ref.name.split())
@@ -247,6 +251,12 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         if exact:
             return exact
     return scored
+
+
+def _field_kind(element: PageElement) -> str | None:
+    if element.tag == "textarea" or element.input_type == "textarea":
+        return "textarea"
+    return "line" if element.role in ("textbox", "searchbox") else None
 
 
 def _resolve(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> Resolution:

@@ -260,3 +260,32 @@ async def test_a_model_contract_that_misses_a_goal_value_is_sent_back_once_with_
     assert "invented" not in [c["description"] for c in contract["clauses"]]  # not grounded in the goal
     assert bodies[0]["action"] == 'click("d1")'  # the finish() the model proposed was rejected
     assert bodies[-1]["status"] == "completed" and "Bob Stone" in bodies[-1]["contract"]["clauses"][0]["evidence"]["element"]
+
+
+COPY_FORM = """<html><body><p>Copy the text below.</p>
+<textarea id="a1">Eget rhoncus</textarea><textarea id="a2">Feugiat lacus. At sit.</textarea>
+<input id="dst" type="text" value="{typed}"><button id="go">Submit</button>{done}</body></html>"""
+
+
+async def test_a_value_read_on_the_page_is_typed_and_proven_with_the_read_as_evidence(api: Api) -> None:
+    goal = "Copy the text from the 2nd text area below and paste it into the text input, then press Submit."
+    pages = [
+        COPY_FORM.format(typed="", done=""),
+        COPY_FORM.format(typed="Feugiat lacus. At sit.", done=""),
+        COPY_FORM.format(typed="Feugiat lacus. At sit.", done='<div role="status">Thanks, submitted!</div>'),
+    ]
+    bodies: list[dict[str, Any]] = []
+    ids: dict[str, str] = {}
+    for page in pages:
+        body: dict[str, Any] = {"url": URL, "dom": page, **ids}
+        if not ids:
+            body["query"] = goal
+        answer = one_truth((await api.interact(body)).json())
+        bodies.append(answer)
+        ids = {"taskId": answer["taskId"], "sessionId": answer["sessionId"]}
+    assert [b["action"] for b in bodies] == ['setValue("dst", "Feugiat lacus. At sit.")', 'click("go")', "finish()"]
+    assert bodies[-1]["status"] == "completed"
+    pasted = bodies[-1]["contract"]["clauses"][0]
+    assert pasted["status"] == "holds" and pasted["value"] == "Feugiat lacus. At sit."
+    assert pasted["read"]["step"] == 0 and pasted["read"]["value"] == "Feugiat lacus. At sit."
+    assert "a2" in pasted["read"]["element"] or "textbox" in pasted["read"]["element"]

@@ -27,7 +27,7 @@ def kinds(goal: str) -> list[tuple[str, str | None]]:
         "go to file:///etc/passwd",
         "Buy the ticket with the cheapest cost.",
         "Order one of each item: Garlic bread, Spaghetti and Meatballs",
-        "Find the 2nd word in the paragraph, type that into the textbox and press Submit.",
+        "Find the 2nd word in the paragraph.",  # read, but nothing is done with it
         "Solve the math problem and type your answer into the textbox.",
         "Find and pick the card with the greatest number, then press submit.",
         "Select words similar to mild, delicious and click Submit.",

@@ -1,0 +1,84 @@
+"""Values the goal points at: read on the page once, recorded, then proven in the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.policy import understand
+from verification import PageState
+from verification.contract import ElementRef, ValueSource, read_value, resolve
+
+URL = "https://app.example/form"
+
+
+def _page(body: str) -> PageState:
+    return PageState.from_html(f"<html><body>{body}</body></html>", url=URL)
+
+
+COPY_PAGE = """
+<p>Copy the text below.</p>
+<textarea id="a1">First area text</textarea>
+<textarea id="a2">Second area, with more words</textarea>
+<input id="dst" type="text">
+<button id="go">Submit</button>
+"""
+
+
+def test_the_kind_of_text_field_named_is_preferred_where_the_page_has_both() -> None:
+    page = _page(COPY_PAGE)
+    line = resolve(ElementRef(role="textbox", field_kind="line"), page)
+    assert [e.id for e in line.elements] == ["dst"]
+    second = resolve(ElementRef(role="textbox", field_kind="textarea", ordinal=2), page)
+    assert [e.id for e in second.elements] == ["a2"]
+
+
+def test_a_field_kind_the_page_does_not_have_does_not_hide_the_field() -> None:
+    page = _page('<textarea id="only"></textarea>')
+    assert [e.id for e in resolve(ElementRef(role="textbox", field_kind="line"), page).elements] == ["only"]
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        (ValueSource(element=ElementRef(role="textbox", field_kind="textarea", ordinal=2)), "Second area, with more words"),
+        (ValueSource(element=ElementRef(role="textbox", field_kind="textarea", ordinal=2), word=-1), "words"),
+        (ValueSource(element=ElementRef(role="textbox", field_kind="textarea", ordinal=1), word=2, case="upper"), "AREA"),
+    ],
+)
+def test_a_field_value_or_one_of_its_words_is_read(source: ValueSource, value: str) -> None:
+    found = read_value(source, _page(COPY_PAGE))
+    assert found is not None and found[0] == value
+
+
+def test_the_paragraph_is_the_one_long_block_of_text() -> None:
+    page = PageState(url=URL, text_summary="Find the word\nLorem ipsum, dolor sit amet consectetur adipiscing elit.\nSubmit")
+    assert read_value(ValueSource(word=3), page) == ("dolor", "word 3 of the paragraph")
+
+
+def test_two_paragraphs_of_similar_length_are_never_guessed_between() -> None:
+    page = PageState(url=URL, text_summary="One two three four five six.\nSeven eight nine ten eleven twelve.")
+    assert read_value(ValueSource(word=1), page) is None
+    one_run = PageState(url=URL, text_summary="Title Lorem ipsum dolor sit amet consectetur")  # no blocks to tell apart
+    assert read_value(ValueSource(word=1), one_run) is None
+
+
+def test_a_word_beyond_the_text_is_not_read() -> None:
+    assert read_value(ValueSource(element=ElementRef(role="textbox", field_kind="textarea", ordinal=1), word=9), _page(COPY_PAGE)) is None
+
+
+def test_the_contract_reads_once_and_proves_the_destination_holds_what_was_read() -> None:
+    from verification.contract import evaluate
+
+    goal = "Copy the text from the 2nd text area below and paste it into the text input, then press Submit."
+    contract = understand(goal).contract
+    field, _submit = contract.clauses
+    assert field.read is not None and field.value is None
+    first = evaluate(contract, _page(COPY_PAGE), step=0)
+    read = first.reads[field.id]
+    assert read.value == "Second area, with more words" and read.step == 0 and "textbox" in (read.element or "")
+    assert first.result(field.id).status in ("pending", "failed")  # the input is still empty
+    pasted = COPY_PAGE.replace('<input id="dst" type="text">', '<input id="dst" type="text" value="Second area, with more words">')
+    changed = pasted.replace("Second area, with more words</textarea>", "edited later</textarea>")
+    later = evaluate(first, _page(changed), step=1)
+    assert later.reads[field.id] == read  # the value was fixed when it was first read
+    assert later.result(field.id).status == "holds"

@@ -1,0 +1,89 @@
+"""Values the goal points at instead of giving: read on the page, once, with evidence.
+
+"Copy the text of the 2nd text area and paste it into the text input", "type the 5th word
+of the paragraph": the clause that checks the destination field has a :class:`ValueSource`
+instead of a value. The first page on which the source can be read fixes the value (a
+source that changes later does not move the goal), and the read is recorded in
+``Contract.reads`` — what was read, from which element, on which step.
+
+"The paragraph" is the page's one long block of text, from the page text the client sends
+one block per line (``pageText``): when several blocks of similar length could be it, or the
+text has no blocks, nothing is read (the goal then cannot be proven; it is never guessed).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from verification.contract.model import Contract, Evidence, ValueSource
+from verification.contract.refs import describe_element, resolve
+from verification.page import PageState
+
+_WORD: Final = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_PARAGRAPH_WORDS: Final = 4  # fewer words is a label, not a paragraph
+_CLEAR_LEAD: Final = 2.0  # the longest block must be this many times the next to be "the" paragraph
+
+
+def _paragraph(page: PageState) -> str | None:
+    if "\n" not in page.text_summary.strip():
+        return None  # text without its blocks (server-side HTML text is one run): no paragraph to point at
+    blocks = [line.strip() for line in page.text_summary.splitlines() if len(line.split()) >= _PARAGRAPH_WORDS]
+    if not blocks:
+        return None
+    blocks.sort(key=len, reverse=True)
+    if len(blocks) == 1 or len(blocks[0]) >= _CLEAR_LEAD * len(blocks[1]):
+        return blocks[0]
+    return None
+
+
+def _source_text(source: ValueSource, page: PageState) -> tuple[str, str] | None:
+    if source.element is None:
+        text = _paragraph(page)
+        return (text, "the paragraph") if text else None
+    found = resolve(source.element, page)
+    if not found.found:
+        return None
+    element = found.elements[0]
+    text = element.value if element.value is not None else (element.text or element.name)
+    return (text, describe_element(element)) if text and text.strip() else None
+
+
+def read_value(source: ValueSource, page: PageState) -> tuple[str, str] | None:
+    """(the value, where it was read) — or ``None`` when the page does not show it (yet)."""
+    found = _source_text(source, page)
+    if found is None:
+        return None
+    text, where = found
+    value = " ".join(text.split())
+    if source.word is not None:
+        found_words = _WORD.findall(text)
+        index = source.word - 1 if source.word > 0 else len(found_words) + source.word
+        if not 0 <= index < len(found_words):
+            return None
+        value = found_words[index]
+        where = f"word {index + 1} of {where}"
+    if source.case == "upper":
+        value = value.upper()
+    elif source.case == "lower":
+        value = value.lower()
+    return value, where
+
+
+def read_values(contract: Contract, page: PageState, step: int) -> Contract:
+    """Fix the value of every clause whose source can now be read (once)."""
+    pending = [c for c in contract.clauses if c.read is not None and c.id not in contract.reads]
+    if not pending:
+        return contract
+    clauses = list(contract.clauses)
+    reads = dict(contract.reads)
+    for position, clause in enumerate(clauses):
+        if clause not in pending or clause.read is None:
+            continue
+        found = read_value(clause.read, page)
+        if found is None:
+            continue
+        value, where = found
+        clauses[position] = clause.model_copy(update={"value": value})
+        reads[clause.id] = Evidence(step=step, observation=f"read {value!r} from {where}", element=where, value=value)
+    return contract.model_copy(update={"clauses": tuple(clauses), "reads": reads})
