@@ -114,7 +114,9 @@ def _refine(step: PlanStep, page: PageState, plan: Plan, ref: ElementRef | None)
 
 
 def _fill(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecision:
-    value = step.value or ""
+    if step.value is None:
+        return StepDecision(None, "", reason="the value to type has not been read on the page")
+    value = step.value
     if step.target == ALL_FIELDS or (ref is not None and ref.every):
         if ref is not None:
             fields = list(resolve_ref(ref, page, roles=_TYPABLE).elements)

@@ -242,8 +242,11 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         scored.append((score, order, element))
     if ref.field_kind is not None:
         # "the text area" vs "the text box" where the page has both: the kind named is preferred.
+        # Where the page does not say which field is which (a V3 tree without `ty`), several
+        # candidates are never guessed between.
         kind = [s for s in scored if _field_kind(s[2]) == ref.field_kind]
-        scored = kind or scored
+        unknown = [s for s in scored if _field_kind(s[2]) is None]
+        scored = kind if kind else ([] if unknown and len(scored) > 1 else scored)
     if ref.exact and ref_words:
         # "Click the link "Eget"" on a page with "eget" and "Eget": the user's spelling decides.
         spelled = " ".join(ref.name.split())
@@ -254,8 +257,11 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
 
 
 def _field_kind(element: PageElement) -> str | None:
+    """'textarea', 'line', or None when the page does not say (no tag, no input type)."""
     if element.tag == "textarea" or element.input_type == "textarea":
         return "textarea"
+    if element.tag is None and element.input_type is None:
+        return None
     return "line" if element.role in ("textbox", "searchbox") else None
 
 

@@ -82,3 +82,10 @@ def test_the_contract_reads_once_and_proves_the_destination_holds_what_was_read(
     later = evaluate(first, _page(changed), step=1)
     assert later.reads[field.id] == read  # the value was fixed when it was first read
     assert later.result(field.id).status == "holds"
+
+
+def test_a_v3_page_that_does_not_say_which_field_is_a_text_area_is_never_guessed() -> None:
+    tree = [{"i": "1", "r": "inp", "v": "Some text to copy"}, {"i": "2", "r": "inp", "v": ""}]
+    page = PageState.from_v3(tree, url=URL)
+    assert not resolve(ElementRef(role="textbox", field_kind="line"), page).found
+    assert read_value(ValueSource(element=ElementRef(role="textbox", field_kind="textarea")), page) is None
