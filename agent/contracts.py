@@ -13,6 +13,7 @@ from typing import Any, Final
 from agent.page_meaning import read_on_page
 from agent.policy import understand, unaccounted
 from agent.policy.coverage import grounded
+from agent.policy.limits import model_need
 from agent.policy.references import QUALIFIERS
 from agent.policy.understand import with_preconditions
 from agent.state import StepOutcome
@@ -118,7 +119,13 @@ def _narrows(new: Clause, old: Clause) -> bool:
     return bool(new.target.container) and set(words(old.target.name)) <= set(words(new.target.name))
 
 
-def not_understood(contract: Contract) -> StepOutcome:
+def not_understood(contract: Contract, goal: str) -> StepOutcome:
+    """The ending of a goal the policy cannot fully read, with no model to read the rest:
+    NEEDS_MODEL when it asks for arithmetic, a comparison, a guess or a judgement of meaning
+    (the page does not state those answers), else GOAL_NOT_UNDERSTOOD."""
+    need = model_need(goal, contract.unaccounted)
+    if need is not None:
+        return _ending("failed", need.reason(), code="NEEDS_MODEL")
     words = ", ".join(repr(w) for w in contract.unaccounted[:12])
     if contract.clauses:
         reason = f"I could not understand all of this goal: {words} cannot be matched to anything I can do and check."

@@ -50,7 +50,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
         code = "GOAL_NOT_MET" if plan is None or plan.current is None else "NO_VALID_ACTION"
         all_hold = bool(contract.clauses) and all(contract.result(c.id).status == "holds" for c in contract.clauses)
         if (plan is None or not plan.steps) and not contract.complete and not all_hold:
-            return {"outcome": not_understood(contract), "progress": progress}
+            return {"outcome": not_understood(contract, state["task"].query), "progress": progress}
         return {"outcome": settle(contract, why_stuck=f"No valid next action: {stuck}.", code=code), "progress": progress}
 
     candidate, text = chosen

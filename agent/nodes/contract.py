@@ -16,7 +16,7 @@ log = structlog.get_logger(__name__)
 async def contract(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
     """A new task: what "done" means for it (the policy's reading of the goal), checked on
     the first page. A goal the policy cannot fully read is not attempted blindly without a
-    model: it ends at once (GOAL_NOT_UNDERSTOOD), or asks for the value the user must give."""
+    model: it ends at once (GOAL_NOT_UNDERSTOOD, or NEEDS_MODEL for arithmetic, comparisons, guesses), or asks for the value the user must give."""
     task, page = state["task"], state["page"]
     derived, plan = contract_for_new_task(task.query, page)
     log.info(
@@ -33,5 +33,5 @@ async def contract(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     if missing:
         update["needs_user_input"] = dict(needs_user_input([m.label for m in missing]))
         return update
-    update["outcome"] = not_understood(derived)
+    update["outcome"] = not_understood(derived, task.query)
     return update

@@ -48,3 +48,21 @@ SEARCH_PLACES: Final[frozenset[str]] = frozenset("catalog catalogue store shop s
 
 # Separators of a menu path: "Select File > Export > PDF".
 MENU_PATH_SEPARATORS: Final[tuple[str, ...]] = (">", "›", "→", "»")
+
+# What a goal can ask that the page does not give and the policy never does itself: the
+# reason a no-model task declines (NEEDS_MODEL) → the words that ask for it. Phrases are
+# whole words of the folded goal.
+NEEDS_MODEL: Final[dict[str, tuple[str, ...]]] = {
+    "arithmetic": (
+        "solve", "calculate", "compute", "math", "maths", "arithmetic", "equation", "sum of", "add up",
+        "multiply", "divide", "subtract", "average", "odd or even", "even or odd",
+    ),
+    "a comparison of values on the page": (
+        "cheapest", "most expensive", "priciest", "greatest", "largest", "biggest", "smallest", "highest",
+        "lowest", "shortest", "longest", "fastest", "slowest", "best", "worst", "compare", "nearest", "closest",
+    ),
+    "a guess": ("guess", "figure out", "work out"),
+    "judging what words mean": (
+        "similar to", "synonym", "synonyms", "antonym", "antonyms", "opposite of", "related to", "rhymes with",
+    ),
+}  # fmt: skip

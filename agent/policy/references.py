@@ -45,6 +45,7 @@ QUALIFIERS: Final[frozenset[str]] = frozenset(
     """cheapest cheaper expensive priciest greatest greater largest larger biggest bigger smallest smaller
     least most best worst longest longer shortest shorter highest higher lowest lower newest oldest latest
     earliest fastest slowest nearest closest similar like unlike matching except other another random any
+    synonym synonyms opposite opposites antonym antonyms
     correct right wrong answer that it this them those these""".split()
 )
 _WHEN_DONE: Final = re.compile(r"\s+(?:when|once|after)\s+(?:you(?:'re| are)\s+)?(?:done|finished|ready)\b.*$")

@@ -232,7 +232,7 @@ class InteractResponse(ApiModel):
     status: TaskStatusOut
     failure_code: str | None = Field(
         default=None,
-        description="Why a failed task ended (e.g. GOAL_NOT_UNDERSTOOD, GOAL_NOT_MET, LOOP_DETECTED); null otherwise",
+        description="Why a failed task ended (e.g. GOAL_NOT_UNDERSTOOD, NEEDS_MODEL, GOAL_NOT_MET, LOOP_DETECTED); null otherwise",
     )
     step_index: int
     decided_by: Literal["policy", "model"]

@@ -69,7 +69,6 @@ UNREADABLE = [
     "Transfer $500 to savings",
     "go to file:///etc/passwd",
     "Delete my account",
-    "Buy the cheapest ticket",
     "Order two pizzas",
     "Forward the newsletter to my team",
     "Cancel my subscription",
@@ -87,6 +86,34 @@ async def test_a_goal_the_policy_cannot_read_ends_at_once_and_says_why(api: Api,
     assert any(repr(word) in body["thought"] for word in body["contract"]["unaccounted"])
     detail = (await api.client.get(f"/api/tasks/{body['taskId']}", headers=api.headers())).json()
     assert detail["failureCode"] == "GOAL_NOT_UNDERSTOOD" and detail["status"] == "failed"
+
+
+NEEDS_A_MODEL = [
+    ("Buy the cheapest ticket", "cheapest"),
+    ("Solve the math problem and type your answer into the textbox, then press Submit", "solve"),
+    ("Calculate 12 * 7 and enter the result", "calculate"),
+    ("Open the message with the greatest number of replies", "greatest"),
+    ("Guess the number between 1 and 9 and press Submit", "guess"),
+    ("Check the words similar to happy and click Submit", "similar to"),
+    ("Mark each number as odd or even", "odd or even"),
+]
+
+
+@pytest.mark.parametrize(("goal", "phrase"), NEEDS_A_MODEL)
+async def test_a_goal_that_needs_arithmetic_comparison_or_judgement_declines_with_needs_model(
+    api: Api, goal: str, phrase: str
+) -> None:
+    tree = [*settings_tree(sms=False), {"i": "5", "r": "inp", "n": "Answer"}, {"i": "6", "r": "btn", "n": "Submit"}]
+    (body,) = await run(api, goal, [tree])
+    assert body["status"] == "failed" and body["failureCode"] == "NEEDS_MODEL", body
+    assert body["action"].startswith("fail(") and repr(phrase) in body["thought"]
+    assert body["contract"]["complete"] is False
+
+
+async def test_a_superlative_inside_a_quoted_value_is_the_users_words_not_a_judgement(api: Api) -> None:
+    tree = [{"i": "1", "r": "inp", "n": "Title"}, {"i": "2", "r": "link", "n": "Best sellers"}]
+    (body,) = await run(api, "Type 'the cheapest offer' into Title, then open 'Best sellers'", [tree])
+    assert body["status"] == "active" and body["action"] == 'setValue("1", "the cheapest offer")'
 
 
 async def test_a_goal_already_true_on_the_first_page_completes_with_its_evidence(api: Api) -> None:
