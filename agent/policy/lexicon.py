@@ -66,3 +66,9 @@ NEEDS_MODEL: Final[dict[str, tuple[str, ...]]] = {
         "similar to", "synonym", "synonyms", "antonym", "antonyms", "opposite of", "related to", "rhymes with",
     ),
 }  # fmt: skip
+
+# The controls of a calendar that move it a month back or forward (accessible name or title).
+CALENDAR_PREVIOUS: Final[frozenset[str]] = frozenset(
+    {"prev", "previous", "prev month", "previous month", "<", "‹", "«", "<<", "◀", "←"}
+)
+CALENDAR_NEXT: Final[frozenset[str]] = frozenset({"next", "next month", ">", "›", "»", ">>", "▶", "→"})

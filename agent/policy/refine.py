@@ -13,6 +13,7 @@ from agent.policy.decompose import ALL_FIELDS
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.text import fold, similarity, words
+from agent.policy.widgets import pick_date, wants_calendar
 from planning import Plan, PlanStep
 from verification import Action, ElementRef, PageElement, PageState, resolve_ref
 
@@ -135,6 +136,12 @@ def _fill(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecisi
         return StepDecision(None, "", reason=f"no field matches {step.target!r}")
     if (element.value or "") == value:
         return StepDecision(None, f"{_label(element)!r} already holds {value!r}.", satisfied=True)
+    if "readonly" in element.states:
+        wanted = wants_calendar(element, value)
+        if wanted is None:
+            return StepDecision(None, "", reason=f"{_label(element)!r} is read-only and {value!r} is not a date to pick")
+        move = pick_date(element, wanted, page, step.attempts)
+        return StepDecision(move.action, move.thought, 0.8, reason=move.reason, completes_step=move.done_after)
     return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", 0.85)
 
 

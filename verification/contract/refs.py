@@ -70,6 +70,26 @@ COMMIT_WORDS: Final[frozenset[str]] = frozenset(
     "order pay publish search go".split()
 )
 _COMMIT_ROLES: Final = frozenset({"button", "link", "menuitem"})
+# A field named by the kind of value it takes ("Enter 9:37 PM as the time"): the input types
+# that take it. Only a field with no name of its own is found this way.
+FIELD_TYPE_WORDS: Final[dict[tuple[str, ...], frozenset[str]]] = {
+    ("date",): frozenset({"date"}),
+    ("time",): frozenset({"time"}),
+    ("date", "and", "time"): frozenset({"datetime-local"}),
+    ("month",): frozenset({"month"}),
+    ("week",): frozenset({"week"}),
+    ("number",): frozenset({"number"}),
+    ("email",): frozenset({"email"}),
+    ("email", "address"): frozenset({"email"}),
+    ("password",): frozenset({"password"}),
+    ("phone",): frozenset({"tel"}),
+    ("phone", "number"): frozenset({"tel"}),
+    ("telephone",): frozenset({"tel"}),
+    ("url",): frozenset({"url"}),
+    ("colour",): frozenset({"color"}),
+    ("color",): frozenset({"color"}),
+}
+_FIELD_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 
 
 @lru_cache(maxsize=8192)
@@ -240,6 +260,8 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         if ref.role is not None and element.role == ref.role:
             score += _EXACT_ROLE_BONUS
         scored.append((score, order, element))
+    if not scored:
+        scored = _named_by_type(ref, page, family, roles)
     if ref.field_kind is not None:
         # "the text area" vs "the text box" where the page has both: the kind named is preferred.
         # Where the page does not say which field is which (a V3 tree without `ty`), several
@@ -254,6 +276,29 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         if exact:
             return exact
     return scored
+
+
+def _named_by_type(
+    ref: ElementRef, page: PageState, family: frozenset[str] | None, roles: frozenset[str] | None
+) -> list[tuple[float, int, PageElement]]:
+    """"the time", "the date" where no field is named so: the one unnamed field whose input
+    type takes that kind of value — else, when the page has a single field and it has no
+    name, that field (a person sees nothing else the words could mean)."""
+    types = FIELD_TYPE_WORDS.get(words(ref.name))
+    if types is None or ref.container or ref.container_kind or ref.ordinal is not None:
+        return []
+    fields = [
+        (order, e) for order, e in enumerate(page.elements)
+        if e.role in _FIELD_ROLES and (family is None or e.role in family) and (roles is None or e.role in roles)
+        and perceivable(e, page) and "disabled" not in e.states
+    ]  # fmt: skip
+    unnamed = [(order, e) for order, e in fields if not (e.name.strip() or (e.placeholder or "").strip())]
+    typed = [(order, e) for order, e in unnamed if e.input_type in types]
+    if len(typed) == 1:
+        return [(0.9, *typed[0])]
+    if not typed and len(fields) == 1 and unnamed:
+        return [(0.8, *unnamed[0])]
+    return []
 
 
 def _field_kind(element: PageElement) -> str | None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from verification import ElementRef, PageState, resolve_ref
+from verification import ElementRef, PageElement, PageState, resolve_ref
 from verification.contract import matches, words
 
 URL = "https://app.example/people"
@@ -143,3 +143,30 @@ def test_a_quoted_label_is_matched_with_its_spelling_when_only_case_differs() ->
     assert resolve_ref(ElementRef(name="Eget"), links).element.id == "1"  # type: ignore[union-attr]
     # A quoted label no element spells exactly still resolves case-insensitively.
     assert resolve_ref(ElementRef(name="EGET", exact=True), links).found
+
+
+def _field(i: str, name: str = "", input_type: str | None = None) -> PageElement:
+    return PageElement(id=i, role="textbox", name=name, tag="input", input_type=input_type)
+
+
+@pytest.mark.parametrize(
+    ("fields", "ref_name", "expected"),
+    [
+        # the one unnamed field whose type takes the value
+        ([_field("a", "Name"), _field("t", input_type="time")], "time", "t"),
+        ([_field("d", input_type="date"), _field("n", "Notes")], "date", "d"),
+        ([_field("p", "Phone"), _field("m", input_type="email")], "email address", "m"),
+        # a page whose only field has no name
+        ([_field("only", input_type="text")], "date", "only"),
+        # a named field is found by its name, as ever
+        ([_field("s", "Start time", "time"), _field("e", "End time", "time")], "start time", "s"),
+        # never a guess: two unnamed fields of no telling type, a field named otherwise, or no kind word
+        ([_field("a"), _field("b")], "date", None),
+        ([_field("n", "Name")], "date", None),
+        ([_field("t1", input_type="time"), _field("t2", input_type="time")], "time", None),
+        ([_field("only")], "reason", None),
+    ],
+)
+def test_a_field_named_by_the_kind_of_value_it_takes(fields: list[PageElement], ref_name: str, expected: str | None) -> None:
+    found = resolve_ref(ElementRef(name=ref_name), PageState.from_elements(fields, url=URL))
+    assert (found.element.id if found.element else None) == expected
