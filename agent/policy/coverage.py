@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from verification.contract import Clause, fold, words
+from verification.contract import Clause, ElementRef, fold, words
 
 FILLER: Final[frozenset[str]] = frozenset(
     """a an the this that these those it its to into onto in on at of for from with without by as and or
@@ -56,7 +56,7 @@ ROLE_NOUNS: Final[dict[str, frozenset[str]]] = {
     "link": frozenset("link links hyperlink".split()),
     "textbox": frozenset("field fields textbox textboxes text box boxes input inputs textarea area".split()),
     "checkbox": frozenset("checkbox checkboxes check box boxes".split()),
-    "radio": frozenset("radio radios option options".split()),
+    "radio": frozenset("radio radios option options button buttons".split()),
     "switch": frozenset("switch toggle".split()),
     "combobox": frozenset("dropdown drop down list select menu combobox".split()),
     "option": frozenset("option options item".split()),
@@ -162,7 +162,17 @@ def _quoted_covered(text: str, clause: Clause) -> bool:
     names = [clause.value or ""]
     if clause.target is not None:
         names += [clause.target.name, clause.target.container or ""]
+        if clause.target.any and not clause.target.name:  # 'a "checkbox" widget': the quote names the kind
+            return wanted in _kind_words(clause.target)
     return any(wanted and (wanted == fold(n) or wanted in fold(n)) for n in names if n)
+
+
+def _kind_words(target: ElementRef) -> frozenset[str]:
+    if target.field_kind == "textarea":
+        return frozenset({"textarea", "text area"})
+    if target.field_kind == "line":
+        return frozenset({"text", "textbox", "text box", "text field", "text input"})
+    return ROLE_NOUNS.get(target.role or "", frozenset()) | ({"radio button"} if target.role == "radio" else frozenset())
 
 
 def _word_covered(word: str, vocab: frozenset[str]) -> bool:

@@ -62,9 +62,39 @@ def _role_in(text: str) -> bool:
     return parse_target(text).role is not None
 
 
+# "a checkbox", 'any "text" widget': the goal names only a kind, and any element of it will do.
+_INDEFINITE: Final = re.compile(r"^(?:on\s+)?(?:a|an|any|one of the|some)\s+(?P<kind>.+)$")
+_KIND_ONLY: Final[dict[str, tuple[RefRole, str | None]]] = {
+    "text": ("textbox", "line"), "text field": ("textbox", "line"), "text box": ("textbox", "line"),
+    "textbox": ("textbox", "line"), "text input": ("textbox", "line"), "input": ("textbox", None),
+    "textarea": ("textbox", "textarea"), "text area": ("textbox", "textarea"),
+    "checkbox": ("checkbox", None), "check box": ("checkbox", None), "radio": ("radio", None),
+    "radio button": ("radio", None), "button": ("button", None), "link": ("link", None),
+    "dropdown": ("combobox", None), "drop-down": ("combobox", None), "select": ("combobox", None),
+}  # fmt: skip
+_KIND_NOUNS: Final = frozenset({"widget", "element", "control", "field", "thing"})
+
+
+def _kind_only(folded: str) -> ElementRef | None:
+    match = _INDEFINITE.match(folded)
+    if match is None:
+        return None
+    kind = [w for w in re.sub(r"[\"“”']", " ", match.group("kind")).split()]
+    while len(kind) > 1 and kind[-1] in _KIND_NOUNS:
+        kind.pop()
+    key = " ".join(kind)
+    found = _KIND_ONLY.get(key) or (_KIND_ONLY.get(key[:-1]) if key.endswith("s") else None)
+    if found is None:
+        return None
+    role, text_kind = found
+    return ElementRef(role=role, field_kind=text_kind, any=True)  # type: ignore[arg-type]
+
+
 def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
     """The element a phrase of the goal names (see the module doc)."""
     raw = _WHEN_DONE.sub("", phrase.strip().rstrip(".!"))
+    if (kind_only := _kind_only(fold(raw))) is not None:
+        return ReadRef(kind_only)
     quoted = _QUOTED.search(raw)
     exact = next((g for g in quoted.groups() if g is not None), None) if quoted else None
     folded = fold(raw)

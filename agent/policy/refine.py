@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.policy.decompose import ALL_FIELDS
+from agent.policy.explore import open_submenu, reveal
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.text import fold, similarity, words
@@ -104,7 +105,7 @@ def _refine(step: PlanStep, page: PageState, plan: Plan, ref: ElementRef | None)
         case "open":
             return _open(step, page, plan)
         case "find":
-            return _expand(step, page, ref)
+            return _expand(step, page, ref, plan)
         case "navigate":
             if step.value == "back":
                 return StepDecision(_act("goBack"), "Go back.", 0.9)
@@ -237,7 +238,7 @@ def _open(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
     return StepDecision(_act("click", element), f"Open {_label(element)!r} to add a new {entity}.", score)
 
 
-def _expand(step: PlanStep, page: PageState, ref: ElementRef | None = None) -> StepDecision:
+def _expand(step: PlanStep, page: PageState, ref: ElementRef | None, plan: Plan) -> StepDecision:
     if step.value in ("up", "down") and not step.target:
         return StepDecision(_act("scroll", value=step.value), f"Scroll {step.value}.", 0.8)
     if ref is not None:
@@ -250,6 +251,12 @@ def _expand(step: PlanStep, page: PageState, ref: ElementRef | None = None) -> S
     target = parse_target(step.target or "")
     if target.text:
         named = _unique(match_elements(page, target))
+        if named is not None and named.role == "menuitem":
+            following = plan.steps[step.index + 1] if step.index + 1 < len(plan.steps) else None
+            if following is not None and following.target and _unique(_find(page, following.target)) is not None:
+                return StepDecision(None, f"The {_label(named)!r} menu is open.", satisfied=True)
+            move = open_submenu(named, step.attempts)
+            return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False)
         if named is not None:
             if "expanded" in named.states:
                 return StepDecision(None, f"{_label(named)!r} is expanded.", satisfied=True)
@@ -264,10 +271,5 @@ def _expand(step: PlanStep, page: PageState, ref: ElementRef | None = None) -> S
 
 
 def _reveal(page: PageState, step: PlanStep) -> StepDecision:
-    """The target is not visible: expand something collapsed, else scroll — a bounded search."""
-    collapsed = [e for e in page.elements if e.actionable and "collapsed" in e.states]
-    if collapsed and step.attempts < 6:
-        return StepDecision(_act("click", collapsed[0]), f"Expand {_label(collapsed[0])!r} to look for {step.target!r}.", 0.5)
-    if step.attempts < 2:
-        return StepDecision(_act("scroll", value="down"), f"Scroll to look for {step.target!r}.", 0.4)
-    return StepDecision(None, "", reason=f"{step.target!r} is not on the page")
+    move = reveal(page, step.target, step.attempts)
+    return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False)

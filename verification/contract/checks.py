@@ -86,9 +86,11 @@ def _field_value(clause: Clause, page: PageState, step: int) -> tuple[str, str, 
     assert clause.target is not None
     if clause.value is None:
         return _not_yet(f"nothing read yet from {clause.read.describe() if clause.read else 'the page'}")
-    found = resolve(clause.target, page, roles=VALUE_ROLES)
+    found = _state_candidates(clause.target, page, VALUE_ROLES)
     if not found.found:
         return _not_yet(found.reason)
+    if clause.target.any:  # "type x into a text box": one that holds it is enough
+        found = Resolution(tuple(e for e in found.elements if value_matches(clause.value, e.value, clause.match))[:1] or found.elements[:1])
     wrong = [e for e in found.elements if not value_matches(clause.value, e.value, clause.match)]
     if wrong:
         element = wrong[0]
@@ -145,10 +147,13 @@ def _option_ref(clause: Clause) -> ElementRef:
 def _control(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
     assert clause.target is not None and clause.state is not None
     roles = None if clause.state in ("expanded", "collapsed") else CHOICE_ROLES
-    found = resolve(clause.target, page, roles=roles)
+    found = _state_candidates(clause.target, page, roles)
     if not found.found:
         return _not_yet(found.reason)
-    element = found.elements[0]
+    if clause.target.any:  # one in the wanted state is enough
+        element = next((e for e in found.elements if _in_state(e, clause.state)), found.elements[0])
+    else:  # the one element, or — for "every" — the first that is not yet in the state
+        element = next((e for e in found.elements if not _in_state(e, clause.state)), found.elements[0])
     if clause.state in ("checked", "unchecked"):
         on = _checked(element)
         good = on == (clause.state == "checked")
@@ -161,6 +166,20 @@ def _control(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evid
     if good:
         return _holds(line, Evidence(step=step, observation=line, element=describe_element(element)))
     return _wrong(line)
+
+
+def _state_candidates(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> Resolution:
+    """The element a state clause is about — for "any checkbox", every one of the kind (one
+    in the wanted state is enough)."""
+    if ref.any:
+        return resolve(ref.model_copy(update={"any": False, "every": True}), page, roles=roles)
+    return resolve(ref, page, roles=roles)
+
+
+def _in_state(element: PageElement, state: str) -> bool:
+    if state in ("checked", "unchecked"):
+        return _checked(element) == (state == "checked")
+    return ("expanded" in element.states) == (state == "expanded")
 
 
 def _page_text_count(page: PageState, value: str) -> int:

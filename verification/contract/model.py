@@ -65,6 +65,10 @@ class ElementRef(BaseModel):
         default=None, ge=-1, le=50, description="1 for the first matching element, 2 for the second…, -1 for the last."
     )
     every: bool = Field(default=False, description="True for every matching element ('both text fields').")
+    any: bool = Field(
+        default=False,
+        description="True when any element of the kind will do ('click a checkbox'): the first visible one is used.",
+    )
     exact: bool = Field(
         default=False,
         description="True when the goal quotes the label: where elements differ only in case, the spelling counts.",
@@ -90,8 +94,10 @@ class ElementRef(BaseModel):
 
     def describe(self) -> str:
         ordinal = {1: "first ", 2: "second ", 3: "third ", -1: "last "}.get(self.ordinal or 0, f"#{self.ordinal} " if self.ordinal else "")
-        quantity = "every " if self.every else "the "
+        quantity = "every " if self.every else "any " if self.any else "the "
         role = self.role or ("submit control" if self.commit else "element")
+        if self.field_kind is not None:
+            role = "text area" if self.field_kind == "textarea" else "one-line text box"
         text = f"{quantity}{ordinal}{role}"
         if self.name.strip():
             text += f" {self.name.strip()!r}"

@@ -317,6 +317,8 @@ def _resolve(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> 
         return Resolution((), f"no visible element is {what}")
     if ref.every:
         return Resolution(tuple(e for _s, _o, e in sorted(scored, key=lambda s: s[1])))
+    if ref.any:  # "a checkbox": whichever comes first
+        return Resolution((min(scored, key=lambda s: s[1])[2],))
     top = max(s for s, _o, _e in scored)
     tier = sorted((s for s in scored if top - s[0] < _TOP_TIER), key=lambda s: s[1])
     if ref.ordinal is not None:

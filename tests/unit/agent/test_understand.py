@@ -176,3 +176,27 @@ def test_model_steps_are_linked_to_the_clause_they_make_true() -> None:
     assert [s.clause for s in linked.steps] == ["c1", "c2", None]
     made = plan_from_contract("g", contract)
     assert [(s.kind, s.clause) for s in made.steps] == [("click", "c1"), ("fill", "c2")]
+
+
+@pytest.mark.parametrize(
+    ("goal", "role", "field_kind"),
+    [
+        ('Click on a "textarea" widget.', "textbox", "textarea"),
+        ('Click on a "text" widget.', "textbox", "line"),
+        ("Click a checkbox", "checkbox", None),
+        ("Click any radio button", "radio", None),
+        ("Press a button", "button", None),
+        ("Open one of the links", "link", None),
+    ],
+)
+def test_a_goal_naming_only_a_kind_takes_any_element_of_it(goal: str, role: str, field_kind: str | None) -> None:
+    contract = understand(goal).contract
+    assert contract.complete, contract.unaccounted
+    (clause,) = contract.clauses
+    assert clause.target is not None and clause.target.any
+    assert (clause.target.role, clause.target.field_kind, clause.target.name) == (role, field_kind, "")
+
+
+def test_a_named_element_after_an_indefinite_article_is_still_that_element() -> None:
+    (clause,) = understand("Click a Delete button").contract.clauses
+    assert clause.target is not None and not clause.target.any and clause.target.name == "delete"

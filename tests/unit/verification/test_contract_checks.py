@@ -267,3 +267,30 @@ def test_a_time_field_holds_a_time_however_it_is_spelt() -> None:
     assert held.satisfied
     morning = start_contract(Contract(clauses=(clause,)), page({"i": "1", "r": "inp", "n": "Time", "v": "09:37"}))
     assert morning.result("c1").status == "failed" and "'09:37'" in morning.result("c1").detail
+
+
+def _boxes(*checked: bool) -> PageState:
+    return page(*({"i": str(n), "r": "chk", "n": f"Option {n}", **({"s": "checked"} if on else {})} for n, on in enumerate(checked)))
+
+
+@pytest.mark.parametrize(
+    ("ref", "checked", "holds"),
+    [
+        (ElementRef(role="checkbox", any=True), (False, True, False), True),  # any one on is enough
+        (ElementRef(role="checkbox", any=True), (False, False, False), False),
+        (ElementRef(role="checkbox", every=True), (True, False, True), False),  # every one must be on
+        (ElementRef(role="checkbox", every=True), (True, True, True), True),
+    ],
+)
+def test_any_and_every_checkbox(ref: ElementRef, checked: tuple[bool, ...], holds: bool) -> None:
+    clause = Clause(id="c1", kind="control", description="box on", target=ref, state="checked")
+    contract = start_contract(Contract(clauses=(clause,)), _boxes(*checked))
+    assert contract.satisfied is holds
+
+
+def test_a_click_on_any_element_of_the_kind_proves_a_click_on_a_kind() -> None:
+    boxes = page({"i": "1", "r": "radio", "n": "A"}, {"i": "2", "r": "chk", "n": "B"}, {"i": "3", "r": "chk", "n": "C"})
+    clause = Clause(id="c1", kind="activated", description="Click a checkbox", target=ElementRef(role="checkbox", any=True), action="click")
+    contract = start_contract(Contract(clauses=(clause,)), boxes)
+    assert clause_hits(contract, Action(name="click", target="3"), boxes) == ("c1",)
+    assert clause_hits(contract, Action(name="click", target="1"), boxes) == ()
