@@ -33,6 +33,7 @@ class Candidate:
     plan_step: int | None = None
     completes_step: bool = True
     source: Literal["generation", "direct", "correction"] = "generation"
+    probe: bool = False  # an exploring move (hover a menu item, page a calendar): no effect is information
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class StepOutcome:
     failure_reason: str | None = None
     plan_step: int | None = None
     completes_step: bool = True
+    probe: bool = False
     flags: tuple[str, ...] = ()
 
 

@@ -27,6 +27,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from verification.actions import Action
+from verification.contract.values import match_for, value_matches
 from verification.diff import quote
 from verification.elements import PageElement, collapse
 from verification.lookahead import ExpectedOutcome, find_elements, page_has_text
@@ -137,6 +138,9 @@ def _value_holds(wanted: str, actual: str) -> bool:
     w, a = _norm(wanted), _norm(actual)
     if a == w or (w and w in a):
         return True
+    how = match_for(wanted)
+    if how in ("date", "time", "number") and value_matches(wanted, actual, how):
+        return True  # 9:37 PM typed into a time input shows 21:37
     digits_w, digits_a = _NOT_WORD.sub("", w), _NOT_WORD.sub("", a)
     return bool(digits_w) and digits_w == digits_a  # input masks: 5551234 vs (555) 123-4
 

@@ -108,6 +108,7 @@ def _advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tupl
                 confidence=decision.confidence,
                 plan_step=step.index,
                 completes_step=decision.completes_step and _completes(step, decision.action),
+                probe=decision.probe,
             ),
             "",
         )

@@ -77,6 +77,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             decided_by=candidate.decided_by,
             plan_step=candidate.plan_step,
             completes_step=candidate.completes_step,
+            probe=candidate.probe,
         ),
     }
 

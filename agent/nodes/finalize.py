@@ -40,6 +40,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         metrics={
             "plan_step": outcome.plan_step,
             "completes_step": outcome.completes_step,
+            "probe": outcome.probe,
             "flags": list(outcome.flags),
             "correction": corrections[-1].strategy if (corrections := state.get("corrections")) else None,
             "clause_hits": list(hits),

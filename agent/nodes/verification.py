@@ -51,7 +51,12 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
     completed_step = False
     if plan is not None and result.success and step_index is not None and last.metrics.get("completes_step", True):
         completed_step = _complete_step(plan, step_index)
-    progress = _count(progress, success=result.success, completed_step=completed_step)
+    # An exploring move (hover a menu item, page a calendar) is bounded by its own step; that
+    # it changed nothing is what the policy reads next, not a failure to correct, and it is
+    # neither a failure nor idle progress in the counters.
+    probe = bool(last.metrics.get("probe")) and result.error_category != "error_message"
+    if not probe:
+        progress = _count(progress, success=result.success, completed_step=completed_step)
 
     log.info(
         "verification.routed",
@@ -63,7 +68,7 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
     return {
         "verification": result,
         "velocity_tripped": progress.successes_without_progress >= deps.config.velocity_limit,
-        "step_succeeded": result.success,
+        "step_succeeded": result.success or probe,
         "plan": plan,
         "progress": progress,
     }

@@ -55,8 +55,8 @@ def reveal(page: PageState, target: str | None, attempts: int) -> Move:
         return Move(Action(name="click", target=collapsed[0].id), f"Expand {_label(collapsed[0])!r} to look for {wanted}.")
     items = menu_items(page)
     if items:
-        if attempts < MAX_EXPANSIONS + len(items):
-            item = items[attempts % len(items)]
+        if attempts < len(items):  # the n-th move hovers the n-th item: none twice
+            item = items[attempts]
             return Move(Action(name="hover", target=item.id), f"Hover {_label(item)!r} to look for {wanted} in its submenu.", 0.45)
         return Move(None, reason=f"{wanted} is in none of the menu's submenus")
     if attempts < MAX_SCROLLS:

@@ -34,6 +34,7 @@ class StepDecision:
     satisfied: bool = False  # the page already shows this step done: move on
     reason: str = ""
     completes_step: bool = True  # False when the action is one of several the step needs
+    probe: bool = False  # an exploring move: that it changes nothing is information, not a failure
 
 
 def _act(name: str, element: PageElement | None = None, value: str | None = None, seconds: float | None = None) -> Action:
@@ -142,7 +143,7 @@ def _fill(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecisi
         if wanted is None:
             return StepDecision(None, "", reason=f"{_label(element)!r} is read-only and {value!r} is not a date to pick")
         move = pick_date(element, wanted, page, step.attempts)
-        return StepDecision(move.action, move.thought, 0.8, reason=move.reason, completes_step=move.done_after)
+        return StepDecision(move.action, move.thought, 0.8, reason=move.reason, completes_step=move.done_after, probe=not move.done_after)
     return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", 0.85)
 
 
@@ -256,7 +257,7 @@ def _expand(step: PlanStep, page: PageState, ref: ElementRef | None, plan: Plan)
             if following is not None and following.target and _unique(_find(page, following.target)) is not None:
                 return StepDecision(None, f"The {_label(named)!r} menu is open.", satisfied=True)
             move = open_submenu(named, step.attempts)
-            return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False)
+            return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False, probe=True)
         if named is not None:
             if "expanded" in named.states:
                 return StepDecision(None, f"{_label(named)!r} is expanded.", satisfied=True)
@@ -272,4 +273,4 @@ def _expand(step: PlanStep, page: PageState, ref: ElementRef | None, plan: Plan)
 
 def _reveal(page: PageState, step: PlanStep) -> StepDecision:
     move = reveal(page, step.target, step.attempts)
-    return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False)
+    return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False, probe=True)

@@ -56,7 +56,14 @@ async def test_typed_text_in_the_field_is_tier1_success_for_an_intermediate_step
 
 @pytest.mark.parametrize(
     ("typed", "shown"),
-    [("5551234567", "(555) 123-4567"), ("new york", "New York, NY, USA"), ("", "")],
+    [
+        ("5551234567", "(555) 123-4567"),
+        ("new york", "New York, NY, USA"),
+        ("", ""),
+        ("9:37 PM", "21:37"),  # a time input shows the 24-hour value
+        ("12/02/2016", "2016-12-02"),  # a date input shows ISO
+        ("1,200", "1200"),
+    ],
 )
 async def test_value_comparison_tolerates_masks_and_autocomplete(typed: str, shown: str) -> None:
     before = v3_page({"i": "1", "r": "inp", "n": "Phone", "v": "old"})
@@ -73,6 +80,14 @@ async def test_live_value_that_differs_is_a_value_mismatch_without_a_model() -> 
     )
     assert not result.success and result.error_category == "value_mismatch"
     assert result.goal_achieved is False and result.verification_tier == 1
+
+
+@pytest.mark.parametrize(("typed", "shown"), [("9:37 PM", "09:37"), ("12/02/2016", "2016-02-12"), ("1,200", "120")])
+async def test_a_time_date_or_number_that_reads_differently_is_a_mismatch(typed: str, shown: str) -> None:
+    before = v3_page({"i": "1", "r": "inp", "n": "When", "v": ""})
+    after = v3_page({"i": "1", "r": "inp", "n": "When", "v": shown})
+    result = await run(before, after, f'setValue("1", "{typed}")', model=ForbiddenModel(), step_hint="intermediate")
+    assert not result.success and result.error_category == "value_mismatch"
 
 
 async def test_html_value_attribute_that_did_not_move_decides_nothing() -> None:

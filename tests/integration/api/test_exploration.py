@@ -1,0 +1,62 @@
+"""Exploring for what is not on the page yet, over the HTTP API with no model: submenus are
+hovered one by one (a hover that shows nothing is information, not a failure to correct)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.integration.api.conftest import Api
+from tests.integration.api.test_goal_contract import one_truth
+
+URL = "https://player.example/app"
+
+
+async def answer(api: Api, tree: list[dict[str, Any]], ids: dict[str, str], goal: str | None = None, text: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"url": URL, "interactiveTree": tree, **ids}
+    if goal is not None:
+        body["query"] = goal
+    if text is not None:
+        body["pageText"] = text
+    response = await api.interact(body)
+    assert response.status_code == 200, response.text
+    return one_truth(response.json())
+
+
+def menu(*, submenu: bool = False, chosen: bool = False) -> list[dict[str, Any]]:
+    tree = [
+        {"i": "1", "r": "btn", "n": "Menu"},
+        {"i": "2", "r": "menuitem", "n": "Save"},
+        {"i": "3", "r": "menuitem", "n": "Playback"},
+        {"i": "4", "r": "menuitem", "n": "Zoom In"},
+    ]
+    if submenu:
+        tree += [{"i": "5", "r": "menuitem", "n": "Prev"}, {"i": "6", "r": "menuitem", "n": "Next"}]
+    if chosen:
+        tree.append({"i": "9", "r": "status", "n": "Prev chosen"})
+    return tree
+
+
+async def test_a_target_in_a_submenu_is_found_by_hovering_each_item_once(api: Api) -> None:
+    first = await answer(api, menu(), {}, goal='Click on the item labeled "Prev"')
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"] == 'hover("2")'
+    # Hovering Save showed nothing: the next item is tried — no wait, no reload, no retry.
+    second = await answer(api, menu(), ids)
+    assert second["status"] == "active" and second["action"] == 'hover("3")'
+    third = await answer(api, menu(submenu=True), ids)
+    assert third["action"] == 'click("5")'
+    done = await answer(api, menu(submenu=True, chosen=True), ids)
+    assert done["status"] == "completed"
+
+
+async def test_a_target_in_no_submenu_is_reported_missing_not_guessed(api: Api) -> None:
+    reply = await answer(api, menu(), {}, goal='Click on the item labeled "Rewind"')
+    ids = {"taskId": reply["taskId"], "sessionId": reply["sessionId"]}
+    seen = [reply["action"]]
+    for _ in range(12):
+        if reply["status"] != "active":
+            break
+        reply = await answer(api, menu(), ids)
+        seen.append(reply["action"])
+    assert reply["status"] == "failed" and "Rewind" in reply["thought"]
+    assert not any(a.startswith("navigate(") for a in seen)
