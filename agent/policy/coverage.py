@@ -126,8 +126,10 @@ def _stem(word: str) -> str:
 
 
 def _all_words(text: str) -> set[str]:
-    """The words of a label, as written and canonical ("Sign in" → sign, in, login)."""
-    return set(words(text)) | set(_RAW_WORD.findall(fold(text)))
+    """The words of a label, as written and canonical ("Sign in" → sign, in, login), and
+    without a possessive ("John's Pizza" → john)."""
+    found = set(words(text)) | set(_RAW_WORD.findall(fold(text)))
+    return found | {re.sub(r"['’]s?$", "", w) for w in found}
 
 
 def _canonical(word: str) -> str:

@@ -72,3 +72,12 @@ CALENDAR_PREVIOUS: Final[frozenset[str]] = frozenset(
     {"prev", "previous", "prev month", "previous month", "<", "‹", "«", "<<", "◀", "←"}
 )
 CALENDAR_NEXT: Final[frozenset[str]] = frozenset({"next", "next month", ">", "›", "»", ">>", "▶", "→"})
+
+# Nouns that name an attribute of a person or record: "the phone number of Ana Silva" and
+# "Ana Silva's email" point at a value on the page (read it, or decline) — unlike "The Lord
+# of the Rings", which is a value.
+ATTRIBUTE_NOUNS: Final[frozenset[str]] = frozenset(
+    """phone number email e-mail address name title price cost id code total amount value age date time username
+    password role status department city country zip postcode company balance score rating salary position
+    extension ext mobile fax website url handle account""".split()
+)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from agent.policy.coverage import unaccounted
+from agent.policy.lexicon import ATTRIBUTE_NOUNS
 from agent.policy.decompose import ALL_FIELDS, normalise_clause, read_clause, split_clauses
 from agent.policy.references import read_ref
 from planning import Plan, PlanStep
@@ -49,6 +50,12 @@ _EFFECT_WORDS: Final[frozenset[str]] = COMMIT_WORDS | frozenset(
     "unsubscribe approve reject transfer checkout".split()
 )
 _CASE: Final = re.compile(r"\s+(?:in|using|with)\s+(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?\b", re.IGNORECASE)
+_ATTRIBUTE: Final = "(?:" + "|".join(sorted(map(re.escape, ATTRIBUTE_NOUNS), key=len, reverse=True)) + ")"
+_POINTER: Final = re.compile(
+    rf"^(?:the|its|his|her|their|my|your)\s+(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?(?:\s+(?:of|for|from)\s+.+)?$"
+    rf"|^[a-z0-9 .-]+['’]s\s+(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?$"
+)
+_QUOTED_VALUE: Final = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
 _NOTHING: Final = re.compile(r"^(?:select|choose|pick|check|tick)\s+(?:nothing|none)$")
 
 
@@ -137,8 +144,17 @@ def _with_implied_save(steps: list[PlanStep]) -> list[PlanStep]:
     return [*steps, save]
 
 
-def _placeholder(value: str | None) -> bool:
-    return value is None or not value.strip() or fold(value) in _PLACEHOLDER_VALUES
+def _placeholder(value: str | None, goal: str = "") -> bool:
+    if value is None or not value.strip() or fold(value) in _PLACEHOLDER_VALUES:
+        return True
+    # "the phone number of Ana Silva", "Ana Silva's phone number": a value that points at one
+    # on the page. Unless the goal quotes it, typing those words would be a guess.
+    return _POINTER.match(fold(value)) is not None and not _quoted_in(value, goal)
+
+
+def _quoted_in(value: str, goal: str) -> bool:
+    wanted = fold(value)
+    return any(fold(next(g for g in m.groups() if g is not None)) == wanted for m in _QUOTED_VALUE.finditer(goal))
 
 
 def _ref(reading: _Reading, phrase: str | None, *, commit: bool = False) -> ElementRef | None:
@@ -156,7 +172,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             description = f"{description.split(' into ')[0] if ' into ' in description else 'Enter'} — the value read from {source.describe()}"
             reading.add(Clause(id="", kind="field_value", description=description[:300], target=ref, read=source), step)
         case "fill":
-            if _placeholder(step.value):
+            if _placeholder(step.value, reading.goal):
                 reading.unread.append(step.value or "the value")
                 return
             assert step.value is not None
@@ -165,7 +181,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
                 ref = ElementRef(role="textbox")
             reading.add(Clause(id="", kind="field_value", description=description, target=ref, value=step.value, match=match_for(step.value)), step)
         case "select":
-            if _placeholder(step.value):
+            if _placeholder(step.value, reading.goal):
                 reading.unread.append(step.value or "the option")
                 return
             ref = _ref(reading, step.target) if step.target and fold(step.target) not in ("the list", "list") else None

@@ -200,3 +200,34 @@ def test_a_goal_naming_only_a_kind_takes_any_element_of_it(goal: str, role: str,
 def test_a_named_element_after_an_indefinite_article_is_still_that_element() -> None:
     (clause,) = understand("Click a Delete button").contract.clauses
     assert clause.target is not None and not clause.target.any and clause.target.name == "delete"
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "Type the phone number of Ana Silva into the Phone field",
+        "Enter Ana Silva's email into Recipient",
+        "Type the email address for Bob into To",
+        "Put the total into Amount",
+        "Fill the Reference field with the order id from the confirmation",
+    ],
+)
+def test_a_value_that_points_at_one_on_the_page_is_never_typed_as_words(goal: str) -> None:
+    contract = understand(goal).contract
+    assert not contract.complete
+    assert not any(c.kind == "field_value" and c.value and "of" in c.value.split() for c in contract.clauses)
+
+
+@pytest.mark.parametrize(
+    ("goal", "value"),
+    [
+        ('Type "the phone number of Ana" into Notes', "the phone number of Ana"),  # quoted: the user's words
+        ("Set the title to The Lord of the Rings", "The Lord of the Rings"),
+        ("Enter John's Pizza into the Restaurant field", "John's Pizza"),
+        ("Type the best of times into Title", "the best of times"),
+    ],
+)
+def test_a_value_that_only_looks_like_a_pointer_is_typed(goal: str, value: str) -> None:
+    contract = understand(goal).contract
+    assert contract.complete, contract.unaccounted
+    assert [c.value for c in contract.clauses if c.kind == "field_value"] == [value]
