@@ -90,6 +90,12 @@ FIELD_TYPE_WORDS: Final[dict[tuple[str, ...], frozenset[str]]] = {
     ("color",): frozenset({"color"}),
 }
 _FIELD_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
+# "the first result", "the 3rd search result", "the top hit": an entry of the page's result
+# list, whatever its title.
+_RESULT_NOUNS: Final = frozenset({"result", "results", "hit", "hits", "match", "matches", "listing", "listings"})
+_RESULT_WORDS: Final = _RESULT_NOUNS | {"search", "top"}
+_RESULT_CONTAINERS: Final = ("item:", "card:", "row:")
+_PAGER_NAMES: Final = frozenset({"next", "previous", "prev", "first", "last", "»", "«", ">", "<", "›", "‹", "more"})
 
 
 @lru_cache(maxsize=8192)
@@ -241,6 +247,8 @@ def matches(ref: ElementRef, page: PageState) -> tuple[PageElement, ...]:
 def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> list[tuple[float, int, PageElement]]:
     if ref.commit and not ref.name.strip() and ref.role is None:
         return []
+    if is_result_ref(ref):
+        return [(0.9, order, e) for order, e in results(page) if roles is None or e.role in roles]
     family = ROLE_FAMILIES[ref.role] if ref.role is not None else None
     ref_words = words(ref.name)
     scored: list[tuple[float, int, PageElement]] = []
@@ -276,6 +284,34 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         if exact:
             return exact
     return scored
+
+
+def is_result_ref(ref: ElementRef) -> bool:
+    named = set(words(ref.name))
+    return bool(named & _RESULT_NOUNS) and named <= _RESULT_WORDS and ref.role in (None, "link") and not ref.container
+
+
+def results(page: PageState) -> list[tuple[int, PageElement]]:
+    """The entries of the page's result list, in page order: the first link of each list
+    item, card or table row — after the search box when there is one — where at least two
+    such entries exist (one linked item is not a list)."""
+    start = next((order for order, e in enumerate(page.elements) if _search_box(e)), -1)
+    entries: dict[str, tuple[int, PageElement]] = {}
+    for order, element in enumerate(page.elements):
+        if order <= start or element.role != "link" or not perceivable(element, page):
+            continue
+        if element.name.strip().isdigit() or fold(element.name) in _PAGER_NAMES:
+            continue  # a pagination link is not a result
+        container = next((c for c in element.container if c.startswith(_RESULT_CONTAINERS)), None)
+        if container is not None and container not in entries:
+            entries[container] = (order, element)
+    return sorted(entries.values(), key=lambda entry: entry[0]) if len(entries) >= 2 else []
+
+
+def _search_box(element: PageElement) -> bool:
+    if element.role == "searchbox" or element.input_type == "search":
+        return True
+    return element.role == "textbox" and "search" in words(f"{element.name} {element.placeholder or ''}")
 
 
 def _named_by_type(
@@ -321,8 +357,9 @@ def _resolve(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> 
         return Resolution((min(scored, key=lambda s: s[1])[2],))
     top = max(s for s, _o, _e in scored)
     tier = sorted((s for s in scored if top - s[0] < _TOP_TIER), key=lambda s: s[1])
-    if ref.ordinal is not None:
-        index = ref.ordinal - 1 if ref.ordinal > 0 else len(tier) + ref.ordinal
+    ordinal = ref.ordinal if ref.ordinal is not None else (1 if "top" in words(ref.name) and is_result_ref(ref) else None)
+    if ordinal is not None:
+        index = ordinal - 1 if ordinal > 0 else len(tier) + ordinal
         if 0 <= index < len(tier):
             return Resolution((tier[index][2],))
         return Resolution((), f"there is no {what} (only {len(tier)} match)")

@@ -170,3 +170,35 @@ def _field(i: str, name: str = "", input_type: str | None = None) -> PageElement
 def test_a_field_named_by_the_kind_of_value_it_takes(fields: list[PageElement], ref_name: str, expected: str | None) -> None:
     found = resolve_ref(ElementRef(name=ref_name), PageState.from_elements(fields, url=URL))
     assert (found.element.id if found.element else None) == expected
+
+
+def _results_page(layout: str) -> PageState:
+    nodes: list[dict[str, Any]] = [
+        {"i": "nav1", "r": "link", "n": "Home", "ctx": ["item: Home · About"]},
+        {"i": "nav2", "r": "link", "n": "About", "ctx": ["item: Home · About"] if layout != "cards" else ["item: About"]},
+        {"i": "q", "r": "inp", "n": "Search", "v": "headphones"},
+    ]
+    titles = ["Sony WH-1000XM5", "Bose QC45", "AKG K371"]
+    for n, title in enumerate(titles):
+        ctx = {"list": f"item: {title} · Wireless, 30 h", "cards": f"card: {title} · $299", "table": f"row: {title} · 4.5 stars"}[layout]
+        nodes.append({"i": f"r{n}", "r": "link", "n": title, "ctx": [ctx]})
+        nodes.append({"i": f"a{n}", "r": "link", "n": "Reviews", "ctx": [ctx]})  # a second link in the entry
+    nodes += [{"i": "p1", "r": "link", "n": "1", "ctx": ["item: 1"]}, {"i": "p2", "r": "link", "n": "2", "ctx": ["item: 2"]}, {"i": "pn", "r": "link", "n": "Next", "ctx": ["item: Next"]}]
+    return page(*nodes)
+
+
+@pytest.mark.parametrize("layout", ["list", "cards", "table"])
+@pytest.mark.parametrize(
+    ("name", "ordinal", "expected"),
+    [("result", 1, "r0"), ("search result", 2, "r1"), ("result", -1, "r2"), ("top result", None, "r0"), ("hit", 3, "r2")],
+)
+def test_the_nth_result_is_the_nth_entry_of_the_result_list(layout: str, name: str, ordinal: int | None, expected: str) -> None:
+    found = resolve_ref(ElementRef(name=name, ordinal=ordinal), _results_page(layout))
+    assert found.element is not None and found.element.id == expected
+
+
+def test_results_need_a_list_and_are_never_guessed_without_an_ordinal() -> None:
+    assert not resolve_ref(ElementRef(name="result", ordinal=4), _results_page("list")).found
+    assert resolve_ref(ElementRef(name="result"), _results_page("list")).ambiguous
+    lone = page({"i": "q", "r": "inp", "n": "Search"}, {"i": "r0", "r": "link", "n": "Only one", "ctx": ["item: Only one"]})
+    assert not resolve_ref(ElementRef(name="result", ordinal=1), lone).found
