@@ -25,6 +25,7 @@ class PageInput:
     verification_passed: bool | None = None
     errors_detected: Sequence[str] = ()
     success_messages: Sequence[str] = ()
+    text: str | None = None  # the page's visible text (V3 pageText)
 
     def to_page_state(self) -> PageState:
         if self.tree is not None:
@@ -40,6 +41,7 @@ class PageInput:
                 errors_detected=tuple(self.errors_detected),
                 success_messages=tuple(self.success_messages),
                 dom=self.dom,
+                text=self.text,
             )
         assert self.dom is not None, "the edge guarantees a page"
         return PageState.from_html(self.dom, url=self.url, title=self.title)

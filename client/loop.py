@@ -202,6 +202,8 @@ class _Runner:
             "hasErrors": snap.has_errors,
             "hasSuccess": snap.has_success,
         }
+        if snap.text:
+            body["pageText"] = snap.text
         if snap.errors:
             body["errors_detected"] = snap.errors[:10]
         if snap.successes:

@@ -62,6 +62,7 @@ class PageSnapshot:
     messages: list[dict[str, str]] = field(default_factory=list)
     dom: str | None = None
     doc_id: str = ""
+    text: str = ""  # visible text of the main frame, one block per line (the request's pageText)
 
     @property
     def errors(self) -> list[str]:
@@ -164,6 +165,7 @@ class PageProbe:
                 "offset": offset,
                 "pruneToViewport": options.prune_to_viewport,
                 "maxNodes": max(options.max_nodes - len(tree), 1),
+                "withText": index == 0,  # the page's visible text: main frame only
             }
             try:
                 result = await _bounded(frame.evaluate("(o) => window.__stepwise.extract(o)", args))
@@ -190,6 +192,7 @@ class PageProbe:
             messages=messages,
             dom=dom,
             doc_id=main["docId"],
+            text=main.get("text") or "",
         )
 
     def _remember_ids(self, prefix: str, tree: list[dict[str, Any]]) -> None:

@@ -65,6 +65,23 @@ def normalize_role(role: str | None) -> str:
     return ROLE_ALIASES.get(key, key) or "generic"
 
 
+def field_type(ty: object) -> tuple[str | None, str | None]:
+    """The V3 ``ty`` key as (tag, input type), the way the HTML extraction reads the same
+    field: ``textarea`` → a textarea; ``select`` / ``select-multiple`` → a select (the
+    multiple one keeps its kind); ``contenteditable`` → an editable element; anything else is
+    an ``<input>`` of that type. ``(None, None)``: absent or not a field type (never guessed)."""
+    if type(ty) is not str or not ty.strip() or len(ty) > 32:
+        return None, None
+    kind = ty.strip().lower()
+    if kind in ("textarea", "select"):
+        return kind, None
+    if kind == "select-multiple":
+        return "select", kind
+    if kind == "contenteditable":
+        return None, kind
+    return "input", kind
+
+
 def normalize_state(state: str) -> str:
     key = state.strip().lower()
     return _STATE_ALIASES.get(key, key)

@@ -72,21 +72,24 @@ class PageState:
         errors_detected: Iterable[str] = (),
         success_messages: Iterable[str] = (),
         dom: str | None = None,
+        text: str | None = None,
     ) -> PageState:
         """From the extension's V3 payload. Raises :class:`PageInputError` on a malformed node.
 
         Messages come from alert/status nodes of the tree, ``errors_detected``,
-        ``success_messages`` and — when ``dom`` is also sent — the page's own alerts.
+        ``success_messages`` and — when ``dom`` is also sent — the page's own alerts. The
+        page's text is ``text`` (the extension's ``pageText``, one block per line) when sent,
+        else the text of ``dom``, else what the tree's names say.
         """
         parts = parse_v3_tree(tree)
         errors = tuple(collapse(e, MESSAGE_LIMIT) for e in errors_detected if e and e.strip())
         successes = tuple(collapse(s, MESSAGE_LIMIT) for s in success_messages if s and s.strip())
-        text = ""
+        dom_text = ""
         dom_messages: tuple[PageMessage, ...] = ()
         if dom is not None:
             extraction = extract_html(dom, with_hash=False)
             dom_messages = extraction.messages
-            text = extraction.text
+            dom_text = extraction.text
             title = title if title is not None else extraction.title
         messages = _merge_messages(
             parts.tree_messages,
@@ -110,7 +113,7 @@ class PageState:
             errors_detected=errors,
             success_messages=successes,
             recent_events=tuple(str(event) for event in recent_events),
-            text_summary=text or _summary_from_tree(parts, messages),
+            text_summary=_page_text(text) or dom_text or _summary_from_tree(parts, messages),
             source="v3",
         )
 
@@ -164,6 +167,13 @@ class PageState:
             text_summary=_summary_from_tree(parts, notes),
             source="v3",
         )
+
+
+def _page_text(text: str | None) -> str:
+    """Sent page text: spacing collapsed inside each line, empty lines dropped."""
+    if not text:
+        return ""
+    return "\n".join(line for line in (" ".join(raw.split()) for raw in text.splitlines()) if line)
 
 
 def _viewport(viewport: Mapping[str, Any] | None) -> tuple[int, int] | None:

@@ -4,8 +4,9 @@ Keys: ``i`` id, ``r`` role (``btn``, ``inp``, ``link``, ``chk``, ``sel`` …), `
 ``v`` value, ``s`` state (``"disabled"``, ``"checked,expanded"`` or a list), ``xy``,
 ``f`` frame, ``box``, ``scr`` scroll container, ``occ`` occluded, ``ctx`` the containers
 the element sits in (``["row: Bob Smith · bob@x.org", "section: People"]``, nearest first,
-at most 3 of at most 200 characters), ``t`` its visible text when the name overrode it.
-Unknown keys are ignored so the extension can add fields; a malformed known key raises
+at most 3 of at most 200 characters), ``t`` its visible text when the name overrode it,
+``ty`` the kind of field (an input's type, ``textarea``, ``select``, ``select-multiple``,
+``contenteditable``). Unknown keys are ignored so the extension can add fields; a malformed known key raises
 :class:`~verification.elements.PageInputError` naming the node index and the key.
 """
 
@@ -22,6 +23,7 @@ from verification.elements import (
     PageInputError,
     PageMessage,
     collapse,
+    field_type,
     new_element,
     normalize_role,
     normalize_state,
@@ -212,13 +214,16 @@ def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
             text = collapse(_text_field(node, "t", index) or "", NAME_LIMIT)
         if not text or text == name or text.lower() == name.lower():
             text = None  # kept only when it says something other than the name
+    tag, input_type = field_type(get("ty"))
+    if get("ty") is not None and tag is None and input_type is None:
+        raise _fail(index, "ty", f"expected a field type such as 'text' or 'textarea', got {get('ty')!r}")
     element = new_element(
         element_id,  # id
         role,
         name,
         value,
-        None,  # tag
-        None,  # input_type
+        tag,
+        input_type,
         None,  # placeholder
         None,  # href
         states,

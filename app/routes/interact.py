@@ -44,6 +44,7 @@ def _to_input(body: InteractRequest) -> InteractInput:
         verification_passed=body.verification_passed,
         errors_detected=tuple(body.errors_detected or ()),
         success_messages=tuple(body.success_messages or ()),
+        text=body.page_text,
     )
     observations = None
     if body.client_observations is not None:

@@ -41,6 +41,14 @@ class SemanticNodeV3(ApiModel):
         default=None,
         description="Visible text, when it differs from the name (an aria-label overrode it)",
     )
+    ty: str | None = Field(
+        default=None,
+        max_length=32,
+        description=(
+            "The kind of field: an <input>'s type (text, password, email, number, date, time, checkbox, …), "
+            "'textarea', 'select', 'select-multiple' or 'contenteditable'; omitted for elements that are not fields"
+        ),
+    )
 
     @field_validator("i", mode="before")
     @classmethod
@@ -95,6 +103,16 @@ class InteractRequest(ApiModel):
     )
     success_messages: list[str] | None = Field(
         default=None, validation_alias=AliasChoices("success_messages", "successMessages")
+    )
+    page_text: str | None = Field(
+        default=None,
+        max_length=20_000,
+        validation_alias=AliasChoices("page_text", "pageText"),
+        description=(
+            "The page's visible text, one block (paragraph, heading, list item, table row) per line, table "
+            "cells separated by ' · ' — lets Stepwise read values a goal points at ('the 3rd word of the "
+            "paragraph', a calendar's month) on a V3 page. Untrusted page content."
+        ),
     )
     skeleton_dom: str | None = None
     screenshot: str | None = None

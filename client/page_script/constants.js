@@ -1,7 +1,7 @@
 // Fragment of the in-page script (what it looks for); client/snapshot.py joins the fragments, in
 // PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
 
-const VERSION = 2;
+const VERSION = 3;
 if (window.__stepwise && window.__stepwise.version === VERSION) return;
 
 const ATTR = 'data-llm-id';
@@ -10,7 +10,7 @@ const VALUE_MAX = 200;
 const EVENTS_MAX = 20;
 
 const INTERACTIVE = [
-  'a[href]', 'button', 'input:not([type="hidden"])', 'select', 'textarea', 'summary',
+  'a[href]', 'a[title]', 'a[data-handler]', 'a[role]', '[data-action]', 'button', 'input:not([type="hidden"])', 'select', 'textarea', 'summary',
   '[contenteditable=""]', '[contenteditable="true"]', '[onclick]', '[tabindex]:not([tabindex="-1"])',
   '[role="button"]', '[role="link"]', '[role="checkbox"]', '[role="switch"]', '[role="radio"]',
   '[role="tab"]', '[role="menuitem"]', '[role="menuitemcheckbox"]', '[role="menuitemradio"]',

@@ -135,6 +135,20 @@ const valueOf = (el, role) => {
   return undefined;
 };
 
+// The V3 `ty` key: the kind of field, as the server reads it (tag + input type). Only fields.
+const fieldType = (el) => {
+  const tag = el.tagName.toLowerCase();
+  if (tag === 'textarea') return 'textarea';
+  if (tag === 'select') return el.multiple ? 'select-multiple' : 'select';
+  if (tag === 'input') {
+    const type = (el.getAttribute('type') || '').toLowerCase();
+    // The browser's own reading: an unknown type ("input") is a text box.
+    return el.type || type || 'text';
+  }
+  if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'contenteditable';
+  return undefined;
+};
+
 const statesOf = (el) => {
   const out = [];
   const aria = (name) => el.getAttribute(name) === 'true';
@@ -146,6 +160,8 @@ const statesOf = (el) => {
   if (aria('aria-selected') || (el.tagName.toLowerCase() === 'option' && el.selected)) out.push('selected');
   if (el.required === true || aria('aria-required')) out.push('required');
   if (el.readOnly === true || aria('aria-readonly')) out.push('readonly');
+  const popup = (el.getAttribute('aria-haspopup') || '').toLowerCase();
+  if (popup && popup !== 'false') out.push('haspopup');
   if (el === document.activeElement && el !== document.body) out.push('focused');
   return out;
 };

@@ -120,6 +120,8 @@ const extract = (opts) => {
     if (visible && visible.toLowerCase() !== name.toLowerCase()) node.t = visible;
     const value = valueOf(el, role);
     if (value !== undefined) node.v = value;
+    const ty = fieldType(el);
+    if (ty !== undefined) node.ty = ty;
     const states = statesOf(el);
     if (states.length === 1) node.s = states[0];
     else if (states.length > 1) node.s = states;
@@ -149,8 +151,52 @@ const extract = (opts) => {
     hasErrors: found.some((m) => m.kind === 'error'),
     hasSuccess: found.some((m) => m.kind === 'success'),
     messages: found,
+    text: options.withText ? pageText() : undefined,
     docId: state.docId,
   };
+};
+
+// ---- the page's visible text, one block per line (the request's `pageText`) ----
+const TEXT_MAX = 8000;
+const CELL = '·'; // between the cells of a table row
+const BLOCK = new Set(['address', 'article', 'aside', 'blockquote', 'dd', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main',
+  'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'br', 'label', 'legend',
+  'caption', 'summary', 'details']);
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'select', 'textarea',
+  'input', 'button', 'option']);
+
+const pageText = () => {
+  const lines = [];
+  let line = [];
+  let size = 0;
+  const flush = () => {
+    const text = line.map((part) => (part === CELL ? CELL : part.replace(/\s+/g, ' '))).join(' ')
+      .replace(/ +/g, ' ').trim();
+    line = [];
+    if (text && size < TEXT_MAX) { lines.push(text); size += text.length + 1; }
+  };
+  const walk = (node) => {
+    if (size >= TEXT_MAX) return;
+    if (node.nodeType === Node.TEXT_NODE) { if (node.nodeValue.trim()) line.push(node.nodeValue); return; }
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    const tag = node.tagName.toLowerCase();
+    if (SKIP.has(tag) || node.getAttribute('aria-hidden') === 'true') return;
+    const style = getComputedStyle(node);
+    if (style.display === 'none' || style.visibility === 'hidden') return;
+    const block = BLOCK.has(tag) || style.display === 'block' || style.display === 'flex' || style.display === 'grid'
+      || style.display === 'table-row' || style.display === 'list-item';
+    if (block) flush();
+    const cell = tag === 'td' || tag === 'th' || style.display === 'table-cell';
+    if (cell && line.length) line.push(CELL);
+    for (const child of node.childNodes) walk(child);
+    if (block) flush();
+  };
+  if (document.body) walk(document.body);
+  flush();
+  let text = lines.join('\n');
+  if (text.length > TEXT_MAX) text = text.slice(0, text.lastIndexOf('\n', TEXT_MAX) > 0 ? text.lastIndexOf('\n', TEXT_MAX) : TEXT_MAX);
+  return text;
 };
 
 const find = (id) => {

@@ -339,7 +339,7 @@ def _named_by_type(
 
 def _field_kind(element: PageElement) -> str | None:
     """'textarea', 'line', or None when the page does not say (no tag, no input type)."""
-    if element.tag == "textarea" or element.input_type == "textarea":
+    if element.tag == "textarea" or element.input_type in ("textarea", "contenteditable"):
         return "textarea"
     if element.tag is None and element.input_type is None:
         return None

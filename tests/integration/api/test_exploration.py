@@ -1,5 +1,7 @@
 """Exploring for what is not on the page yet, over the HTTP API with no model: submenus are
-hovered one by one (a hover that shows nothing is information, not a failure to correct)."""
+hovered one by one (a hover that shows nothing is information, not a failure to correct),
+and a read-only date field is set through its calendar, month by month (the month read in
+the request's page text)."""
 
 from __future__ import annotations
 
@@ -60,3 +62,46 @@ async def test_a_target_in_no_submenu_is_reported_missing_not_guessed(api: Api) 
         seen.append(reply["action"])
     assert reply["status"] == "failed" and "Rewind" in reply["thought"]
     assert not any(a.startswith("navigate(") for a in seen)
+
+
+def calendar(month: str | None, *, value: str = "", days: bool = True) -> tuple[list[dict[str, Any]], str]:
+    tree: list[dict[str, Any]] = [{"i": "f", "r": "inp", "n": "Date", "v": value, "s": "readonly"}]
+    if days:
+        tree += [{"i": "prev", "r": "link", "n": "Prev"}, {"i": "next", "r": "link", "n": "Next"}]
+        tree += [{"i": f"d{n}", "r": "link", "n": str(n)} for n in range(1, 31)]
+    tree.append({"i": "ok", "r": "btn", "n": "Submit"})
+    return tree, f"Date:\n{month}\nSu Mo Tu We Th Fr Sa" if month else "Date:"
+
+
+async def test_a_read_only_date_field_is_set_through_its_calendar_and_proved_by_its_value(api: Api) -> None:
+    tree, text = calendar(None, days=False)
+    first = await answer(api, tree, {}, goal="Select 10/04/2016 as the date and hit submit", text=text)
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"] == 'click("f")'
+    actions = []
+    for month in ("December 2016", "November 2016"):
+        tree, text = calendar(month)
+        actions.append((await answer(api, tree, ids, text=text))["action"])
+    assert actions == ['click("prev")', 'click("prev")']
+    tree, text = calendar("October 2016")
+    assert (await answer(api, tree, ids, text=text))["action"] == 'click("d4")'
+    tree, text = calendar(None, value="10/04/2016", days=False)
+    submit = await answer(api, tree, ids, text=text)
+    assert submit["action"] == 'click("ok")'
+    assert submit["contract"]["clauses"][0]["status"] == "holds"
+
+
+async def test_a_wrong_day_picked_never_completes(api: Api) -> None:
+    tree, text = calendar("October 2016")
+    first = await answer(api, tree, {}, goal="Select 10/04/2016 as the date and hit submit", text=text)
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    tree, text = calendar(None, value="10/05/2016", days=False)  # the page shows another day
+    reply = await answer(api, tree, ids, text=text)
+    assert reply["status"] != "completed"
+
+
+async def test_page_text_over_the_limit_is_a_typed_error_that_names_the_field(api: Api) -> None:
+    body = {"url": URL, "query": "Click Submit", "interactiveTree": [{"i": "1", "r": "btn", "n": "Submit"}], "pageText": "x" * 20_001}
+    response = await api.interact(body)
+    assert response.status_code == 422
+    assert "pageText" in response.text or "page_text" in response.text
