@@ -170,7 +170,9 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             ref = _ref(reading, step.target) or ElementRef(role="textbox")
             source = reading.reads[id(step)]
             description = f"{description.split(' into ')[0] if ' into ' in description else 'Enter'} — the value read from {source.describe()}"
-            reading.add(Clause(id="", kind="field_value", description=description[:300], target=ref, read=source), step)
+            # What is read is typed exactly, and proven exactly: spacing and case are the text's own.
+            clause = Clause(id="", kind="field_value", description=description[:300], target=ref, read=source, match="verbatim")
+            reading.add(clause, step)
         case "fill":
             if _placeholder(step.value, reading.goal):
                 reading.unread.append(step.value or "the value")

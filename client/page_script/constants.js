@@ -7,6 +7,7 @@ if (window.__stepwise && window.__stepwise.version === VERSION) return;
 const ATTR = 'data-llm-id';
 const NAME_MAX = 120;
 const VALUE_MAX = 200;
+const FIELD_VALUE_MAX = 2000;
 const EVENTS_MAX = 20;
 
 const INTERACTIVE = [
@@ -29,6 +30,11 @@ const MESSAGE_SELECTOR = [
   '.error', '.errors', '.error-message', '.invalid-feedback', '.success', '.toast', '.alert',
   '.notification', '.flash',
 ].join(',');
+
+const clip = (text, max) => {
+  const out = text || '';
+  return out.length > max ? out.slice(0, max - 1) + '…' : out;
+};
 
 const collapse = (text, max) => {
   const out = (text || '').replace(/\s+/g, ' ').trim();

@@ -118,16 +118,17 @@ const valueOf = (el, role) => {
   if (tag === 'select') {
     return collapse(Array.from(el.selectedOptions || []).map((o) => o.label || o.text).join(', '), VALUE_MAX);
   }
-  if (tag === 'textarea') return collapse(el.value, VALUE_MAX);
+  // A field's value is sent as it is (spacing is part of it), cut at FIELD_VALUE_MAX with "…".
+  if (tag === 'textarea') return clip(el.value, FIELD_VALUE_MAX);
   if (tag === 'input') {
     const type = (el.type || 'text').toLowerCase();
     if (BUTTON_TYPES.has(type) || type === 'checkbox' || type === 'radio') return undefined;
     // A password is sent only when the agent typed it (the server chose it); otherwise masked.
     if (type === 'password') return typed.has(el) ? collapse(el.value, VALUE_MAX) : '•'.repeat(Math.min(el.value.length, 32));
     if (type === 'file') return collapse(Array.from(el.files || []).map((f) => f.name).join(', '), VALUE_MAX);
-    return collapse(el.value, VALUE_MAX);
+    return clip(el.value, FIELD_VALUE_MAX);
   }
-  if (el.isContentEditable && role === 'inp') return collapse(el.innerText, VALUE_MAX);
+  if (el.isContentEditable && role === 'inp') return clip(el.innerText, FIELD_VALUE_MAX);
   if (role === 'inp' || role === 'slider') {
     const now = el.getAttribute('aria-valuenow') || el.getAttribute('aria-valuetext');
     if (now !== null) return collapse(now, VALUE_MAX);

@@ -31,7 +31,7 @@ ClauseMode = Literal["state", "event"]
 ClauseStatus = Literal["pending", "holds", "failed"]
 ControlState = Literal["checked", "unchecked", "expanded", "collapsed"]
 ActivationKind = Literal["click", "type", "select", "press", "hover", "navigate", "back", "scroll"]
-ValueMatch = Literal["exact", "casefold", "number", "date", "time", "contains"]
+ValueMatch = Literal["verbatim", "exact", "casefold", "number", "date", "time", "contains"]
 ContractSource = Literal["policy", "model", "merged"]
 
 EVENT_KINDS: Final[frozenset[str]] = frozenset({"activated", "message"})

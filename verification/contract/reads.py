@@ -55,7 +55,11 @@ def read_value(source: ValueSource, page: PageState) -> tuple[str, str] | None:
     if found is None:
         return None
     text, where = found
-    value = " ".join(text.split())
+    # A field's text is copied as it is — spacing included, as a paste would; a paragraph's
+    # words are read from its collapsed text. A value the page cut short ("…") is not read.
+    if source.element is not None and text.endswith("…"):
+        return None
+    value = text if source.element is not None and source.word is None else " ".join(text.split())
     if source.word is not None:
         found_words = _WORD.findall(text)
         index = source.word - 1 if source.word > 0 else len(found_words) + source.word

@@ -1,7 +1,9 @@
 """Values as people spell them: comparing the value a goal wants with the value a page
 shows, and reading numbers, dates and times in their common spellings.
 
-* :func:`value_matches` — ``how`` is the clause's match kind: ``exact``; ``casefold`` (case,
+* :func:`value_matches` — ``how`` is the clause's match kind: ``verbatim`` (character for
+  character, spacing included: what was copied); ``exact`` (case counts, spacing aside);
+  ``casefold`` (case,
   accents and spacing aside; an input mask's punctuation aside for digits: 5551234 =
   (555) 123-4); ``number`` (1,200 = 1200.0); ``date``; ``time`` (9:37 PM = 21:37 = 21:37:00);
   ``contains``.
@@ -172,6 +174,8 @@ def value_matches(wanted: str, actual: str | None, how: ValueMatch) -> bool:
     """Does the page's ``actual`` value hold the ``wanted`` one, compared as ``how`` says?"""
     if actual is None:
         return False
+    if how == "verbatim":  # character for character: a copy holds the text's own spacing and case
+        return wanted == actual
     w, a = " ".join(wanted.split()), " ".join(actual.split())
     match how:
         case "exact":

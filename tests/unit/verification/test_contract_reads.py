@@ -89,3 +89,32 @@ def test_a_v3_page_that_does_not_say_which_field_is_a_text_area_is_never_guessed
     page = PageState.from_v3(tree, url=URL)
     assert not resolve(ElementRef(role="textbox", field_kind="line"), page).found
     assert read_value(ValueSource(element=ElementRef(role="textbox", field_kind="textarea")), page) is None
+
+
+def _v3_copy(source: str, pasted: str) -> PageState:
+    tree = [
+        {"i": "1", "r": "inp", "v": source, "ty": "textarea"},
+        {"i": "2", "r": "inp", "v": pasted, "ty": "text"},
+        {"i": "3", "r": "btn", "n": "Submit"},
+    ]
+    return PageState.from_v3(tree, url=URL)
+
+
+def test_a_copy_is_exact_spacing_and_case_included() -> None:
+    from verification.contract import evaluate
+
+    contract = understand("Copy the text in the textarea below, paste it into the textbox and press Submit.").contract
+    field = contract.clauses[0]
+    first = evaluate(contract, _v3_copy("Eget rhoncus, Nunc ", ""), step=0)
+    assert first.reads[field.id].value == "Eget rhoncus, Nunc "  # the trailing space is part of the text
+    trimmed = evaluate(first, _v3_copy("Eget rhoncus, Nunc ", "Eget rhoncus, Nunc"), step=1)
+    assert trimmed.result(field.id).status != "holds"  # before this, a trimmed paste was proof
+    recased = evaluate(first, _v3_copy("Eget rhoncus, Nunc ", "eget rhoncus, nunc "), step=1)
+    assert recased.result(field.id).status != "holds"
+    exact = evaluate(first, _v3_copy("Eget rhoncus, Nunc ", "Eget rhoncus, Nunc "), step=1)
+    assert exact.result(field.id).status == "holds"
+
+
+def test_a_value_the_page_cut_short_is_not_read() -> None:
+    page = _v3_copy("A very long text that the extension cut…", "")
+    assert read_value(ValueSource(element=ElementRef(role="textbox", field_kind="textarea")), page) is None
