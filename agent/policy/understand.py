@@ -126,7 +126,7 @@ def understand(goal: str) -> Understanding:
     missing = list(unaccounted(goal, clauses, reading.means))
     missing += [w for w in reading.unread if w not in missing]
     plan = Plan(goal=goal, steps=reading.steps, source="policy")
-    contract = Contract(clauses=tuple(clauses), unaccounted=tuple(missing), means=tuple(reading.means), source="policy")
+    contract = Contract(clauses=tuple(clauses), unaccounted=tuple(missing), means=tuple(reading.means), source="policy", goal=goal)
     return Understanding(plan=plan, contract=contract)
 
 

@@ -214,6 +214,7 @@ class Contract(BaseModel):
     unaccounted: tuple[str, ...] = Field(default=(), description="Goal words no clause accounts for")
     means: tuple[str, ...] = Field(default=(), description="Goal phrases that say how, not what (not checked)")
     source: ContractSource = "policy"
+    goal: str = Field(default="", description="The goal as the user wrote it (a page that shows it is not what it points at)")
     results: dict[str, ClauseResult] = Field(default_factory=dict)
     held_at: dict[str, list[int]] = Field(
         default_factory=dict, description="State clause id → steps whose page showed it holding"

@@ -25,10 +25,15 @@ _PARAGRAPH_WORDS: Final = 4  # fewer words is a label, not a paragraph
 _CLEAR_LEAD: Final = 2.0  # the longest block must be this many times the next to be "the" paragraph
 
 
-def _paragraph(page: PageState) -> str | None:
+def _paragraph(page: PageState, goal: str) -> str | None:
     if "\n" not in page.text_summary.strip():
         return None  # text without its blocks (server-side HTML text is one run): no paragraph to point at
-    blocks = [line.strip() for line in page.text_summary.splitlines() if len(line.split()) >= _PARAGRAPH_WORDS]
+    # A page that shows the goal itself (a task's instructions) does not mean that text.
+    said = _words(goal)
+    blocks = [
+        line.strip() for line in page.text_summary.splitlines()
+        if len(line.split()) >= _PARAGRAPH_WORDS and not (said and _words(line) == said)
+    ]  # fmt: skip
     if not blocks:
         return None
     blocks.sort(key=len, reverse=True)
@@ -37,9 +42,13 @@ def _paragraph(page: PageState) -> str | None:
     return None
 
 
-def _source_text(source: ValueSource, page: PageState) -> tuple[str, str] | None:
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in _WORD.findall(text))
+
+
+def _source_text(source: ValueSource, page: PageState, goal: str) -> tuple[str, str] | None:
     if source.element is None:
-        text = _paragraph(page)
+        text = _paragraph(page, goal)
         return (text, "the paragraph") if text else None
     found = resolve(source.element, page)
     if not found.found:
@@ -49,9 +58,10 @@ def _source_text(source: ValueSource, page: PageState) -> tuple[str, str] | None
     return (text, describe_element(element)) if text and text.strip() else None
 
 
-def read_value(source: ValueSource, page: PageState) -> tuple[str, str] | None:
-    """(the value, where it was read) — or ``None`` when the page does not show it (yet)."""
-    found = _source_text(source, page)
+def read_value(source: ValueSource, page: PageState, goal: str = "") -> tuple[str, str] | None:
+    """(the value, where it was read) — or ``None`` when the page does not show it (yet).
+    ``goal``: the goal's own text, which a page may show and which is never the source."""
+    found = _source_text(source, page, goal)
     if found is None:
         return None
     text, where = found
@@ -84,7 +94,7 @@ def read_values(contract: Contract, page: PageState, step: int) -> Contract:
     for position, clause in enumerate(clauses):
         if clause not in pending or clause.read is None:
             continue
-        found = read_value(clause.read, page)
+        found = read_value(clause.read, page, contract.goal)
         if found is None:
             continue
         value, where = found

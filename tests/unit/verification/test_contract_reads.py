@@ -118,3 +118,16 @@ def test_a_copy_is_exact_spacing_and_case_included() -> None:
 def test_a_value_the_page_cut_short_is_not_read() -> None:
     page = _v3_copy("A very long text that the extension cut…", "")
     assert read_value(ValueSource(element=ElementRef(role="textbox", field_kind="textarea")), page) is None
+
+
+def test_a_page_that_shows_the_goal_itself_does_not_make_it_the_paragraph() -> None:
+    from verification.contract import evaluate
+
+    goal = 'Find the 2nd word in the paragraph, type that into the textbox and press "Submit".'
+    contract = understand(goal).contract
+    shown = f"{goal}\nLacus, interdum pulvinar imperdiet. Cursus. Nisi,\nLast reward:\n-"
+    page = PageState.from_v3([{"i": "1", "r": "inp", "v": "", "ty": "text"}, {"i": "2", "r": "btn", "n": "Submit"}], url=URL, text=shown)
+    read = evaluate(contract, page, step=0).reads
+    assert [e.value for e in read.values()] == ["interdum"]
+    # Without the goal to set aside, the two blocks are too close to tell apart: nothing is read.
+    assert read_value(ValueSource(word=2), page) is None
