@@ -154,6 +154,8 @@ def clause_words(clause: Clause) -> frozenset[str]:
         if target.container or target.container_kind:
             out |= _all_words(target.container or "") | CONTAINER_NOUNS
     out |= _all_words(clause.value or "")
+    if clause.read is not None:  # a value read on the page: the words that say where
+        out |= _all_words(f"{clause.read.row or ''} {clause.read.column or ''}")
     if clause.kind == "activated" and clause.action == "press" and clause.value:
         out |= {fold(clause.value)}
     return frozenset(_stem(w) for w in out) | frozenset(out)

@@ -59,6 +59,8 @@ _PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
     ("back", re.compile(r"^(?:go|navigate) back\b")),
     ("scroll", re.compile(r"^scroll(?: the page)?(?: (?P<dir>up|down))?(?: to (?P<target>.+))?$")),
     ("navigate", re.compile(r"^(?:go to|navigate to|open|visit|load)\s+(?P<url>https?://\S+)$")),
+    # "into" names the field even when the value has "for"/"in" of its own ("the email for Bob into To")
+    ("type", re.compile(r"^(?:type|enter|input|write|put|fill(?: in)?)\s+(?P<value>.+)\s+into\s+(?:the\s+)?(?P<target>.+)$")),
     ("type", re.compile(r"^(?:type|enter|input|write|put|fill(?: in)?)\s+(?P<value>.+?)\s+(?:in|into|on|for)\s+(?:the\s+)?(?P<target>.+)$")),
     ("type", re.compile(r"^(?:fill|set)\s+(?:in\s+)?(?:the\s+)?(?P<target>.+?)\s+(?:with|to)\s+(?P<value>.+)$")),
     ("select", re.compile(r"^(?:select|choose|pick)\s+(?P<value>.+?)\s+(?:from|in)\s+(?:the\s+)?(?P<target>.+)$")),

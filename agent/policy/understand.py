@@ -152,6 +152,28 @@ def _placeholder(value: str | None, goal: str = "") -> bool:
     return _POINTER.match(fold(value)) is not None and not _quoted_in(value, goal)
 
 
+_CELL_OF: Final = re.compile(
+    rf"^(?:the|its|his|her|their)\s+(?P<column>(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?)\s+(?:of|for)\s+(?P<row>.+)$"
+)
+_CELL_POSSESSIVE: Final = re.compile(
+    rf"^(?P<row>[a-z0-9 .-]+?)['’]s\s+(?P<column>(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?)$"
+)
+
+
+def _table_cell(value: str | None, goal: str) -> ValueSource | None:
+    """"the phone number of Ana Silva", "Ana Silva's email": a cell to read on the page (its
+    row named by the person or record, its column by the attribute) — not words to type."""
+    if value is None or _quoted_in(value, goal):
+        return None
+    text = fold(value)
+    found = _CELL_OF.match(text) or _CELL_POSSESSIVE.match(text)
+    if found is None:
+        return None
+    start, end = found.span("row")
+    row = value.strip()[start:end] if len(value.strip()) == len(text) else found.group("row")
+    return ValueSource(row=row.strip(" .,"), column=found.group("column"))
+
+
 def _quoted_in(value: str, goal: str) -> bool:
     wanted = fold(value)
     return any(fold(next(g for g in m.groups() if g is not None)) == wanted for m in _QUOTED_VALUE.finditer(goal))
@@ -173,6 +195,11 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             # What is read is typed exactly, and proven exactly: spacing and case are the text's own.
             clause = Clause(id="", kind="field_value", description=description[:300], target=ref, read=source, match="verbatim")
             reading.add(clause, step)
+        case "fill" if (cell := _table_cell(step.value, reading.goal)) is not None:
+            ref = _ref(reading, step.target) or ElementRef(role="textbox")
+            step.value = None  # known once the cell is read on the page
+            description = f"Enter {cell.describe()}"
+            reading.add(Clause(id="", kind="field_value", description=description[:300], target=ref, read=cell, match="verbatim"), step)
         case "fill":
             if _placeholder(step.value, reading.goal):
                 reading.unread.append(step.value or "the value")

@@ -119,8 +119,14 @@ class ValueSource(BaseModel):
     )
     word: int | None = Field(default=None, ge=-1, le=1000, description="Only its n-th word (1-based, -1 the last)")
     case: Literal["upper", "lower"] | None = Field(default=None, description="The case the goal asks the value in")
+    row: str | None = Field(
+        default=None, max_length=200, description="A table cell: the words of its row ('Ana Silva'); with column"
+    )
+    column: str | None = Field(default=None, max_length=100, description="A table cell: its column header ('Phone')")
 
     def describe(self) -> str:
+        if self.row is not None and self.column is not None:
+            return f"the {self.column!r} cell of the row for {self.row!r}"
         where = self.element.describe() if self.element is not None else "the paragraph"
         if self.word is not None:
             nth = "last" if self.word == -1 else f"word {self.word}"

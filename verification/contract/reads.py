@@ -17,11 +17,12 @@ import re
 from typing import Final
 
 from verification.contract.model import Contract, Evidence, ValueSource
-from verification.contract.refs import describe_element, resolve
+from verification.contract.refs import describe_element, resolve, words, words_within
 from verification.page import PageState
 
 _WORD: Final = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _PARAGRAPH_WORDS: Final = 4  # fewer words is a label, not a paragraph
+_CELL: Final = " · "  # between the cells of a table row in the page text
 _CLEAR_LEAD: Final = 2.0  # the longest block must be this many times the next to be "the" paragraph
 
 
@@ -46,7 +47,37 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in _WORD.findall(text))
 
 
+def _cell(page: PageState, row: str, column: str) -> tuple[str, str] | None:
+    """The cell of a table row in a column, from the page text (one row per line, cells
+    joined by " · "): the one row with a cell carrying every word of ``row``, and the one
+    cell of the header line above it carrying every word of ``column``. Anything less
+    certain — two such rows, no header, rows and header of different widths — reads nothing."""
+    lines = [[cell.strip() for cell in line.split(_CELL)] for line in page.text_summary.splitlines()]
+    row_words, column = words(row), set(words(column))
+    rows = [n for n, cells in enumerate(lines) if len(cells) > 1 and any(words_within(row_words, c) > 0 for c in cells)]
+    if len(rows) != 1:
+        return None
+    cells = lines[rows[0]]
+    for header in reversed(lines[: rows[0]]):  # the nearest line above that names the column
+        if len(header) != len(cells):
+            continue
+        named = [n for n, title in enumerate(header) if _names_column(set(words(title)), column)]
+        if not named:
+            continue
+        if len(named) == 1 and cells[named[0]]:
+            return cells[named[0]], f"the {header[named[0]]!r} cell of the row for {row!r}"
+        return None
+    return None
+
+
+def _names_column(title: set[str], column: set[str]) -> bool:
+    """"Phone" names the column "phone number", and "E-mail address" the column "email"."""
+    return bool(title) and bool(column) and (title <= column or column <= title)
+
+
 def _source_text(source: ValueSource, page: PageState, goal: str) -> tuple[str, str] | None:
+    if source.row is not None and source.column is not None:
+        return _cell(page, source.row, source.column)
     if source.element is None:
         text = _paragraph(page, goal)
         return (text, "the paragraph") if text else None
@@ -67,9 +98,10 @@ def read_value(source: ValueSource, page: PageState, goal: str = "") -> tuple[st
     text, where = found
     # A field's text is copied as it is — spacing included, as a paste would; a paragraph's
     # words are read from its collapsed text. A value the page cut short ("…") is not read.
-    if source.element is not None and text.endswith("…"):
+    exact = source.element is not None or source.row is not None
+    if exact and text.endswith("…"):
         return None
-    value = text if source.element is not None and source.word is None else " ".join(text.split())
+    value = text if exact and source.word is None else " ".join(text.split())
     if source.word is not None:
         found_words = _WORD.findall(text)
         index = source.word - 1 if source.word > 0 else len(found_words) + source.word

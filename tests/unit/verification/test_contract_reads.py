@@ -131,3 +131,33 @@ def test_a_page_that_shows_the_goal_itself_does_not_make_it_the_paragraph() -> N
     assert [e.value for e in read.values()] == ["interdum"]
     # Without the goal to set aside, the two blocks are too close to tell apart: nothing is read.
     assert read_value(ValueSource(word=2), page) is None
+
+
+TABLE_LAYOUTS = {
+    "plain": "People\nName · Email · Phone\nAna Silva · ana@x.io · 555-0101\nBob Stone · bob@x.io · 555-0199",
+    "header-far-above": "Name · Email · Phone\nAna Silva · ana@x.io · 555-0101\nCarol White · carol@x.io · 555-0150\nBob Stone · bob@x.io · 555-0199",
+    "extra-columns": "Team\nID · Full name · Phone number · E-mail address · Role\n7 · Bob Stone · 555-0199 · bob@x.io · Editor",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(TABLE_LAYOUTS))
+@pytest.mark.parametrize(("column", "expected"), [("phone number", "555-0199"), ("email", "bob@x.io"), ("phone", "555-0199")])
+def test_a_table_cell_is_read_by_its_row_and_column_header(layout: str, column: str, expected: str) -> None:
+    page = PageState.from_v3([{"i": "1", "r": "inp", "n": "To"}], url=URL, text=TABLE_LAYOUTS[layout])
+    found = read_value(ValueSource(row="Bob Stone", column=column), page)
+    assert found is not None and found[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "row", "column"),
+    [
+        ("Name · Phone\nBob Stone · 555-0199\nBob Stone · 555-0100", "Bob Stone", "phone"),  # two such rows
+        ("Bob Stone · 555-0199", "Bob Stone", "phone"),  # no header
+        ("Name · Phone · Mobile phone\nBob Stone · 1 · 2", "Bob Stone", "phone"),  # two columns could be it
+        ("Name · Phone\nAna · 1", "Bob Stone", "phone"),  # no such row
+        ("Bob Stone's phone is 555-0199", "Bob Stone", "phone"),  # not a table
+    ],
+)
+def test_a_cell_that_is_not_certain_is_not_read(text: str, row: str, column: str) -> None:
+    page = PageState.from_v3([{"i": "1", "r": "inp", "n": "To"}], url=URL, text=text)
+    assert read_value(ValueSource(row=row, column=column), page) is None
