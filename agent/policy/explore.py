@@ -1,9 +1,11 @@
 """Looking for a target that is not on the page yet, a bounded number of moves at a time.
 
-Each request decides one move from the page alone and the step's attempt count: expand a
-collapsed section, hover the items of an open menu one after another (submenus open on
-hover on most sites; none is opened twice), else scroll. When every move is spent the
-target is reported missing, never guessed.
+Each request decides one move from the page alone and the step's attempt count, in this
+order: dismiss a popup that covers the page (when the goal is not about it); expand a
+collapsed section; hover the items of an open menu one after another (submenus open on
+hover on most sites; none is opened twice); open each tab once; turn to the next page of a
+paged list; scroll; wait for content that comes late. When every move is spent the target
+is reported missing, never guessed.
 """
 
 from __future__ import annotations
@@ -11,10 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from agent.policy.lexicon import DISMISS_NAMES, PAGER_NEXT
 from verification import Action, PageElement, PageState
+from verification.contract import fold
 
 MAX_EXPANSIONS: Final = 6
 MAX_SCROLLS: Final = 2
+MAX_PAGES: Final = 10
+MAX_WAITS: Final = 5  # seconds of waiting, one at a time, for a late or still-disabled target
 
 
 @dataclass(frozen=True)
@@ -50,15 +56,54 @@ def menu_items(page: PageState) -> list[PageElement]:
 def reveal(page: PageState, target: str | None, attempts: int) -> Move:
     """The next move to bring ``target`` into view."""
     wanted = repr(target) if target else "the target"
+    dismiss = dismiss_control(page)
+    if dismiss is not None and attempts < MAX_EXPANSIONS:
+        return Move(Action(name="click", target=dismiss.id), f"Close the popup covering the page to look for {wanted}.", 0.5)
     collapsed = [e for e in page.elements if e.actionable and "collapsed" in e.states]
     if collapsed and attempts < MAX_EXPANSIONS:
         return Move(Action(name="click", target=collapsed[0].id), f"Expand {_label(collapsed[0])!r} to look for {wanted}.")
     items = menu_items(page)
-    if items:
-        if attempts < len(items):  # the n-th move hovers the n-th item: none twice
-            item = items[attempts]
-            return Move(Action(name="hover", target=item.id), f"Hover {_label(item)!r} to look for {wanted} in its submenu.", 0.45)
+    if items and attempts < len(items):  # the n-th move hovers the n-th item: none twice
+        item = items[attempts]
+        return Move(Action(name="hover", target=item.id), f"Hover {_label(item)!r} to look for {wanted} in its submenu.", 0.45)
+    tabs = [e for e in page.elements if e.actionable and e.role == "tab"]
+    if tabs and attempts < len(tabs):
+        tab = tabs[attempts]
+        if "selected" not in tab.states:
+            return Move(Action(name="click", target=tab.id), f"Open the {_label(tab)!r} tab to look for {wanted}.", 0.45)
+    following = next_page_control(page)
+    if following is not None and attempts < MAX_PAGES:
+        return Move(Action(name="click", target=following.id), f"Turn to the next page to look for {wanted}.", 0.45)
+    if items and following is None and not tabs:
         return Move(None, reason=f"{wanted} is in none of the menu's submenus")
     if attempts < MAX_SCROLLS:
         return Move(Action(name="scroll", value="down"), f"Scroll to look for {wanted}.", 0.4)
+    if attempts < MAX_SCROLLS + MAX_WAITS:
+        return Move(Action(name="wait", seconds=1.0), f"Wait for {wanted} to appear.", 0.3)
     return Move(None, reason=f"{wanted} is not on the page")
+
+
+def wait_until_enabled(element: PageElement, attempts: int) -> Move:
+    """A target that is there but disabled: wait for it (a second at a time, bounded)."""
+    if attempts < MAX_WAITS:
+        return Move(Action(name="wait", seconds=1.0), f"Wait for {_label(element)!r} to be enabled.", 0.5)
+    return Move(None, reason=f"{_label(element)!r} stays disabled")
+
+
+def dismiss_control(page: PageState) -> PageElement | None:
+    """The close control of a popup that covers the rest of the page (elements behind it
+    are marked covered), when there is exactly one."""
+    if not any(e.occluded and not e.hidden for e in page.elements):
+        return None
+    found = [e for e in page.elements if e.actionable and fold(e.name) in DISMISS_NAMES]
+    return found[0] if len(found) == 1 else None
+
+
+def next_page_control(page: PageState) -> PageElement | None:
+    """The "next page" control of a paged list: a next-named link or button beside numbered
+    page links — never a wizard's Next button, which commits a step."""
+    numbered = [e for e in page.elements if e.role in ("link", "button") and e.name.strip().isdigit() and not e.hidden]
+    if len(numbered) < 2:
+        return None
+    found = [e for e in page.elements if e.actionable and e.role in ("link", "button") and fold(e.name) in PAGER_NEXT]
+    return found[0] if len(found) == 1 else None

@@ -81,3 +81,10 @@ ATTRIBUTE_NOUNS: Final[frozenset[str]] = frozenset(
     password role status department city country zip postcode company balance score rating salary position
     extension ext mobile fax website url handle account""".split()
 )
+
+# Controls that dismiss a popup or modal the goal is not about.
+DISMISS_NAMES: Final[frozenset[str]] = frozenset(
+    {"x", "×", "✕", "close", "dismiss", "no thanks", "not now", "maybe later", "skip", "cancel", "got it", "close dialog"}
+)
+# Controls that turn to the next page of a paged list (with numbered page links beside them).
+PAGER_NEXT: Final[frozenset[str]] = frozenset({"next", "next page", ">", "›", "»", "→", "older", "more results"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.policy.decompose import ALL_FIELDS
-from agent.policy.explore import open_submenu, reveal
+from agent.policy.explore import open_submenu, reveal, wait_until_enabled
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.text import fold, similarity, words
@@ -181,6 +181,9 @@ def _click(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecis
         element = _submit_control(page)
     if element is None:
         return _reveal(page, step)
+    if element.disabled:
+        move = wait_until_enabled(element, step.attempts)
+        return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False, probe=True)
     return StepDecision(_act("click", element), f"Click {_label(element)!r}.", 0.85)
 
 

@@ -105,3 +105,28 @@ async def test_page_text_over_the_limit_is_a_typed_error_that_names_the_field(ap
     response = await api.interact(body)
     assert response.status_code == 422
     assert "pageText" in response.text or "page_text" in response.text
+
+
+async def test_a_button_enabled_late_is_waited_for_then_clicked(api: Api) -> None:
+    def page(enabled: bool, done: bool = False) -> list[dict[str, Any]]:
+        tree: list[dict[str, Any]] = [{"i": "b", "r": "btn", "n": "Continue", **({} if enabled else {"s": "disabled"})}]
+        return tree + ([{"i": "m", "r": "status", "n": "Thanks, you continued"}] if done else [])
+
+    first = await answer(api, page(False), {}, goal="Click Continue")
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"].startswith("wait(")
+    assert (await answer(api, page(False), ids))["action"].startswith("wait(")  # still disabled: no correction
+    assert (await answer(api, page(True), ids))["action"] == 'click("b")'
+    assert (await answer(api, page(True, done=True), ids))["status"] == "completed"
+
+
+async def test_a_popup_that_covers_the_target_is_closed_then_the_work_goes_on(api: Api) -> None:
+    covered = [
+        {"i": "e", "r": "btn", "n": "Export", "occ": True},
+        {"i": "d", "r": "dialog", "n": "Join our newsletter"},
+        {"i": "x", "r": "btn", "n": "No thanks"},
+    ]
+    first = await answer(api, covered, {}, goal="Click Export")
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"] == 'click("x")'
+    assert (await answer(api, [{"i": "e", "r": "btn", "n": "Export"}], ids))["action"] == 'click("e")'
