@@ -84,7 +84,10 @@ def _check_element(action: Action, page: PageState, text: str) -> PageElement | 
     if action.name in _OPERATING and element.disabled:
         return _reject("DISABLED_ELEMENT", f"element {action.target!r} is disabled", text)
     if action.name == "setValue":
-        if element.role not in TEXT_ROLES:
+        # A native slider (<input type=range>) takes a number as its value; an ARIA slider
+        # (a div) does not, and the client says so when it tries.
+        native_slider = element.role == "slider" and element.input_type in (None, "range")
+        if element.role not in TEXT_ROLES and not native_slider:
             return _reject(
                 "NOT_TEXT_FIELD",
                 f"setValue needs a text field; {action.target!r} is a {element.role}",

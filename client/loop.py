@@ -195,7 +195,8 @@ class _Runner:
         body: dict[str, Any] = {
             "url": snap.url,
             "domMode": "semantic_v3",
-            "interactiveTree": snap.tree,
+            # A status line is the page's answer to an action too: it travels as a V3 status node.
+            "interactiveTree": [*snap.tree, *({"i": f"msg{n}", "r": "status", "n": text} for n, text in enumerate(snap.notes[:10], 1))],
             "pageTitle": snap.title,
             "viewport": snap.viewport,
             "scrollPosition": snap.scroll_position,

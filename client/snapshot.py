@@ -72,6 +72,11 @@ class PageSnapshot:
     def successes(self) -> list[str]:
         return [m["text"] for m in self.messages if m["kind"] == "success"]
 
+    @property
+    def notes(self) -> list[str]:
+        """Status lines that say neither error nor success ("Options saved" in a role=status region)."""
+        return [m["text"] for m in self.messages if m["kind"] == "info"]
+
 
 @dataclass(frozen=True)
 class Armed:

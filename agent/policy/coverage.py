@@ -63,6 +63,8 @@ ROLE_NOUNS: Final[dict[str, frozenset[str]]] = {
     "tab": frozenset("tab tabs".split()),
     "menuitem": frozenset("menu item entry".split()),
     "treeitem": frozenset("item node folder file".split()),
+    "slider": frozenset("slider range".split()),
+    "spinbutton": frozenset("spinner spin box spinbox stepper number".split()),
 }
 # Nouns that say what kind of thing an element is, whatever its role.
 ELEMENT_NOUNS: Final[frozenset[str]] = frozenset(

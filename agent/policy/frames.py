@@ -16,6 +16,8 @@ record     "Deactivate Bob Stone", "Delete Ana's account", "Reply to   click <Ve
 as         "Enter 9:37 PM as the time", "select 12/02/2016 as the      fill
            date"
 set list   "set name to Ann, email to a@b.c and city to Oslo"          fill × n
+widget     "Select 7 with the slider", "use the spinner to set 3",     fill (the widget)
+           "move the volume slider to 40"
 menu path  "Select File > Export > PDF"                                open…, click
 copy       "Copy the text of the 2nd text area, paste it into the       fill (value read on
            text input"                                                  the page)
@@ -23,7 +25,8 @@ find word  "Find the 5th word in the paragraph" (then "type it into…")  (the n
                                                                         value is read)
 =========  ==========================================================  =====================
 
-A frame returns the steps and the words that only say *how* (the verb phrase, slot
+The frames that set values (as, set list, widget, copy, find word) live in
+:mod:`agent.policy.value_frames`. A frame returns the steps and the words that only say *how* (the verb phrase, slot
 keywords), which the contract's coverage counts as accounted for. A clause no frame reads
 falls through to the imperative grammar of :mod:`agent.policy.goal`.
 """
@@ -32,7 +35,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
 
 from agent.policy.lexicon import (
@@ -49,10 +51,13 @@ from agent.policy.lexicon import (
     TOGGLE_VERBS,
     USER_WORDS,
 )
-from agent.policy.references import source_ref
 from agent.policy.text import fold
+from agent.policy.frame_parts import Frame
+from agent.policy.frame_parts import original as _original
+from agent.policy.frame_parts import step as _step
+from agent.policy.frame_parts import unquote as _unquote
+from agent.policy.value_frames import as_the, copy, find_word, set_list, with_widget
 from planning import PlanStep
-from verification.contract import ValueSource
 
 _VALUE: Final = r"(?:\"[^\"]+\"|“[^”]+”|'[^']+'|[^\s,;]+)"
 _USER_KEYS: Final = "|".join(sorted(map(re.escape, USER_WORDS), key=len, reverse=True))
@@ -62,13 +67,6 @@ _LOGIN_USER: Final = (
     re.compile(rf"\bas\s+(?P<v>{_VALUE})", re.IGNORECASE),
 )
 _LOGIN_SECRET: Final = re.compile(rf"\b(?P<k>{_SECRET_KEYS})\s+(?:is\s+|of\s+|=\s*|:\s*)?(?P<v>{_VALUE})", re.IGNORECASE)
-_AS_THE: Final = re.compile(
-    r"^(?P<verb>enter|type|input|write|put|select|choose|pick|set|fill in|use)\s+(?P<v>.+?)\s+as\s+(?:the|your|a|an)\s+(?P<f>[a-z][a-z -]{0,40})$",
-    re.IGNORECASE,
-)
-_SET_PAIR: Final = re.compile(r"^(?:(?:the|her|his|their|its|my|your)\s+)?(?P<f>[a-z][a-z ]{0,30}?)\s+(?:to|=|:)\s+(?P<v>.+)$")
-_SET_VERB: Final = re.compile(r"^(?:set|change|update|make)\s+", re.IGNORECASE)
-_LIST: Final = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _LEADING: Final = re.compile(r"^(?:the|a|an|this|that)\s+")
 _NAMED: Final = re.compile(r"^(?:[a-z]+\s+){1,2}(?:named|called|titled|labell?ed)\s+")
 _POSSESSIVE: Final = re.compile(rf"^(?P<owner>.+?)['’]s?\s+(?P<noun>{'|'.join(sorted(RECORD_NOUNS))})s?$")
@@ -83,31 +81,7 @@ _RECORD_OF: Final = re.compile(
 _NOT_A_NAME: Final = re.compile(r"\s(?:to|with|as|into|in|on|at|using|via|and|then)\s")
 
 
-@dataclass(frozen=True)
-class Frame:
-    steps: list[PlanStep]
-    means: tuple[str, ...] = ()  # words that only say how (the verb phrase, slot keywords)
-    edits: bool = False  # the clause opens a record's form: what follows is saved by its commit
-    read: ValueSource | None = None  # the value of its fill step (or, with no steps, of the next one) is read
 
-
-def _step(kind: str, description: str, *, target: str | None = None, value: str | None = None, criterion: str) -> PlanStep:
-    return PlanStep(index=0, kind=kind, description=description, target=target, value=value, success_criterion=criterion)  # type: ignore[arg-type]
-
-
-def _original(raw: str, folded: str, start: int, end: int) -> str:
-    """The user's own spelling of ``folded[start:end]`` (folding keeps ASCII lengths)."""
-    if len(raw) == len(folded):
-        return raw[start:end]
-    return folded[start:end]
-
-
-def _unquote(value: str) -> str:
-    value = value.strip().rstrip(".!,;")
-    for open_, close in (('"', '"'), ("“", "”"), ("'", "'")):
-        if len(value) >= 2 and value.startswith(open_) and value.endswith(close):
-            return value[1:-1]
-    return value
 
 
 def _intent(folded: str, intent: str) -> tuple[str, int] | None:
@@ -243,43 +217,6 @@ def _record(raw: str, folded: str) -> Frame | None:
     return Frame([step], means, edits=verb in EDIT_VERBS)
 
 
-def _as_the(raw: str, folded: str) -> Frame | None:
-    match = _AS_THE.match(folded)
-    if match is None:
-        return None
-    value = _unquote(_original(raw, folded, match.start("v"), match.end("v")))
-    field_ = match.group("f").strip()
-    return Frame([_step("fill", f"Enter {value!r} as the {field_}", target=field_, value=value, criterion=f"the {field_} holds {value!r}")], ())
-
-
-def _set_list(raw: str, folded: str) -> Frame | None:
-    """"set the name to Ann, the city to Oslo and the age to 5" (values unquoted or quoted)."""
-    verb = _SET_VERB.match(folded)
-    if verb is None:
-        return None
-    body = folded[verb.end() :]
-    offset = verb.end()
-    steps: list[PlanStep] = []
-    position = 0
-    parts: list[tuple[int, int]] = []
-    for sep in _LIST.finditer(body):
-        parts.append((position, sep.start()))
-        position = sep.end()
-    parts.append((position, len(body)))
-    for start, end in parts:
-        match = _SET_PAIR.match(body[start:end])
-        if match is None:
-            return None if not steps else None
-        name = " ".join(w for w in match.group("f").split() if w not in PRONOUNS)
-        value = _unquote(_original(raw, folded, offset + start + match.start("v"), offset + start + match.end("v")))
-        if not name or not value:
-            return None
-        steps.append(_step("fill", f"Set the {name} to {value!r}", target=name, value=value, criterion=f"the {name} holds {value!r}"))
-    if len(steps) < 2 and not any(w in PRONOUNS for w in folded.split()):
-        return None  # one pair: the imperative grammar reads it ("set X to Y")
-    return Frame(steps, tuple(PRONOUNS & set(folded.split())))
-
-
 def _menu_path(raw: str, folded: str) -> Frame | None:
     if not any(sep in raw for sep in MENU_PATH_SEPARATORS):
         return None
@@ -297,60 +234,17 @@ def _menu_path(raw: str, folded: str) -> Frame | None:
     return Frame(steps, ())
 
 
-_NTH: Final = r"(?P<ord>\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)"
-_COPY: Final = re.compile(
-    r"^copy\s+(?:the\s+)?(?:(?:text|value|contents?|words?)\s+)?(?:in|from|of|inside)\s+(?P<src>.+?),?\s+"
-    r"(?:and\s+)?(?:then\s+)?paste\s+(?:it|that|them|this)\s+(?:in|into|to|inside)\s+(?P<dst>.+)$"
-)
-_FIND_WORD: Final = re.compile(
-    rf"^(?:find|read|get|take|look at|locate|remember|copy)\s+(?:the\s+)?{_NTH}\s+word\s+(?:in|of|from|inside)\s+(?P<src>.+)$"
-)
-_CASE: Final = re.compile(r"\s+(?:in|using|with)\s+(?P<case>upper|lower)\s?case(?:\s+letters)?$")
-
-
-def _nth(text: str) -> int:
-    words_ = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
-    return words_[text] if text in words_ else int(re.sub(r"\D", "", text))
-
-
-def _copy(raw: str, folded: str) -> Frame | None:
-    """"Copy the text in the textarea below, paste it into the textbox"."""
-    match = _COPY.match(folded)
-    if match is None:
-        return None
-    source = source_ref(match.group("src"))
-    dst = _original(raw, folded, match.start("dst"), match.end("dst"))
-    if source is None:
-        return None
-    step = _step("fill", f"Paste the text of {match.group('src')} into {dst}", target=dst, value=None, criterion=f"{dst} holds the copied text")
-    return Frame([step], ("copy", "paste", "text"), read=ValueSource(element=source))
-
-
-def _find_word(raw: str, folded: str) -> Frame | None:
-    """"Find the 5th word in the paragraph" — the value a following "type it …" uses."""
-    case = _CASE.search(folded)
-    body = folded[: case.start()] if case else folded
-    match = _FIND_WORD.match(body)
-    if match is None:
-        return None
-    src = match.group("src")
-    element = None if re.search(r"\b(?:paragraph|passage|text above|text below)\b", src) else source_ref(src)
-    if element is None and not re.search(r"\b(?:paragraph|passage|text)\b", src):
-        return None
-    read = ValueSource(element=element, word=_nth(match.group("ord")), case=case.group("case") if case else None)  # type: ignore[arg-type]
-    return Frame([], ("find", "word", "paragraph", "passage", "case", "letters"), read=read)
-
-
 _FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
-    _copy,
-    _find_word,
+    copy,
+    find_word,
     _menu_path,
     _commit,
     _login,
     _search,
     _toggle,
-    _as_the,
-    _set_list,
+    with_widget,
+    as_the,
+    set_list,
     _record,
 )
 

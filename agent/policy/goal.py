@@ -17,7 +17,7 @@ from agent.policy.text import fold
 Intent = Literal[
     "click", "type", "select", "check", "uncheck", "press", "hover", "navigate", "back", "scroll", "unknown"
 ]
-RoleHint = Literal["button", "link", "textbox", "checkbox", "radio", "combobox", "tab", "menuitem"]
+RoleHint = Literal["button", "link", "textbox", "checkbox", "radio", "combobox", "tab", "menuitem", "slider", "spinbutton"]
 
 _QUOTED = re.compile(r"\"([^\"]*)\"|“([^”]*)”|'([^']+)'(?![a-z])")
 _URL = re.compile(r"https?://[^\s\"'<>]+", re.IGNORECASE)
@@ -52,6 +52,12 @@ _ROLE_WORDS: dict[str, RoleHint] = {
     "list": "combobox",
     "tab": "tab",
     "menu item": "menuitem",
+    "slider": "slider",
+    "range slider": "slider",
+    "spinner": "spinbutton",
+    "spin box": "spinbutton",
+    "spinbox": "spinbutton",
+    "stepper": "spinbutton",
 }
 _FILLER = {"the", "a", "an", "on", "at", "in", "into", "to", "please", "named", "called", "labelled", "labeled", "with", "text", "that", "says", "of", "my", "below", "above"}
 

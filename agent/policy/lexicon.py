@@ -88,3 +88,7 @@ DISMISS_NAMES: Final[frozenset[str]] = frozenset(
 )
 # Controls that turn to the next page of a paged list (with numbered page links beside them).
 PAGER_NEXT: Final[frozenset[str]] = frozenset({"next", "next page", ">", "›", "»", "→", "older", "more results"})
+
+# Widgets that take a number or a position: "select 7 with the slider", "use the spinner to
+# set 5", "move the slider to 40". A value given *with* one of these is set on it.
+VALUE_WIDGETS: Final[tuple[str, ...]] = ("slider", "spinner", "range", "stepper", "spin box", "spinbox", "dial", "knob")

@@ -26,6 +26,8 @@ _ROLE_FAMILIES: dict[RoleHint, frozenset[str]] = {
     "combobox": frozenset({"combobox", "listbox"}),
     "tab": frozenset({"tab"}),
     "menuitem": frozenset({"menuitem", "link", "button"}),
+    "slider": frozenset({"slider"}),
+    "spinbutton": frozenset({"spinbutton", "textbox"}),
 }
 _CLICKABLE = frozenset({"button", "link", "menuitem", "tab", "checkbox", "radio", "switch", "option", "treeitem"})
 
@@ -73,12 +75,12 @@ def _labels(element: PageElement) -> Iterable[str]:
 
 def score_element(element: PageElement, target: TargetRef) -> float:
     if not target.text:  # "the button": any element of that role
-        return 0.9 if target.role is not None and element.role in _ROLE_FAMILIES[target.role] else 0.0
+        return 0.9 if target.role is not None and element.role in _ROLE_FAMILIES.get(target.role, frozenset({target.role})) else 0.0
     best = max((similarity(target.text, label) for label in _labels(element)), default=0.0)
     if best == 0.0:
         return 0.0
     if target.role is not None:
-        best += 0.08 if element.role in _ROLE_FAMILIES[target.role] else -0.1
+        best += 0.08 if element.role in _ROLE_FAMILIES.get(target.role, frozenset({target.role})) else -0.1
     if target.exact and target.exact == element.name.strip():
         best += 0.03  # the user's own spelling ("Eget", not "eget")
     return min(best, 1.0)

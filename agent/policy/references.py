@@ -38,7 +38,7 @@ _CONTAINER_PATTERNS: Final = (
 _FOR: Final = re.compile(r"^(?P<head>.+?)\s+(?:for|next to|beside|belonging to)\s+(?P<ctx>.+)$")
 _ROLE_NAMES: Final[dict[RoleHint, RefRole]] = {
     "button": "button", "link": "link", "textbox": "textbox", "checkbox": "checkbox", "radio": "radio",
-    "combobox": "combobox", "tab": "tab", "menuitem": "menuitem",
+    "combobox": "combobox", "tab": "tab", "menuitem": "menuitem", "slider": "slider", "spinbutton": "spinbutton",
 }  # fmt: skip
 # Words that qualify rather than name: no label check can prove them.
 QUALIFIERS: Final[frozenset[str]] = frozenset(

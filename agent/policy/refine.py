@@ -18,7 +18,7 @@ from agent.policy.widgets import pick_date, wants_calendar
 from planning import Plan, PlanStep
 from verification import Action, ElementRef, PageElement, PageState, resolve_ref
 
-TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox"})
+TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "slider"})
 _TYPABLE = frozenset({"textbox", "searchbox", "spinbutton"})
 _CHOICE_ROLES = frozenset({"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio"})
 _SUBMIT_NAMES = ("submit", "save", "create", "add", "ok", "done", "confirm", "continue", "send", "log in", "login", "sign in", "next", "apply")

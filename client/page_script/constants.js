@@ -22,7 +22,7 @@ const ROLE_ATTR = {
   button: 'btn', link: 'link', checkbox: 'chk', switch: 'switch', radio: 'radio', tab: 'tab',
   menuitem: 'menuitem', menuitemcheckbox: 'menuitem', menuitemradio: 'menuitem', option: 'option',
   combobox: 'sel', listbox: 'sel', textbox: 'inp', searchbox: 'inp', slider: 'slider',
-  spinbutton: 'inp', treeitem: 'treeitem',
+  spinbutton: 'spinbutton', treeitem: 'treeitem',
 };
 const BUTTON_TYPES = new Set(['button', 'submit', 'reset', 'image']);
 const MESSAGE_SELECTOR = [

@@ -129,7 +129,7 @@ const valueOf = (el, role) => {
     return clip(el.value, FIELD_VALUE_MAX);
   }
   if (el.isContentEditable && role === 'inp') return clip(el.innerText, FIELD_VALUE_MAX);
-  if (role === 'inp' || role === 'slider') {
+  if (role === 'inp' || role === 'slider' || role === 'spinbutton') {
     const now = el.getAttribute('aria-valuenow') || el.getAttribute('aria-valuetext');
     if (now !== null) return collapse(now, VALUE_MAX);
   }

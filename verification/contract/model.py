@@ -24,7 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from verification.elements import ContainerKind
 
 RefRole = Literal[
-    "button", "link", "textbox", "checkbox", "radio", "switch", "combobox", "option", "tab", "menuitem", "treeitem"
+    "button", "link", "textbox", "checkbox", "radio", "switch", "combobox", "option", "tab", "menuitem", "treeitem",
+    "slider", "spinbutton",
 ]
 ClauseKind = Literal["field_value", "choice", "control", "activated", "message", "shown", "url", "presence"]
 ClauseMode = Literal["state", "event"]

@@ -43,6 +43,9 @@ ROLE_FAMILIES: Final[dict[RefRole, frozenset[str]]] = {
     "tab": frozenset({"tab"}),
     "menuitem": frozenset({"menuitem", "menuitemcheckbox", "menuitemradio", "link", "button"}),
     "treeitem": frozenset({"treeitem", "link", "button"}),
+    "slider": frozenset({"slider"}),
+    # a number box counts as a spinner (checked in _scored: a text box must be type=number)
+    "spinbutton": frozenset({"spinbutton", "textbox"}),
 }
 # A role the reference names, preferred over the other roles of its family.
 _EXACT_ROLE_BONUS: Final = 0.02
@@ -254,6 +257,8 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
     scored: list[tuple[float, int, PageElement]] = []
     for order, element in enumerate(page.elements):
         if family is not None and element.role not in family:
+            continue
+        if ref.role == "spinbutton" and element.role == "textbox" and element.input_type != "number":
             continue
         if roles is not None and element.role not in roles:
             continue
