@@ -64,8 +64,10 @@ bench-verification: install-test
 bench-interact: install-test
 	$(PY) -m bench.interact
 
+# Default: development, wide-tune and wide-held-out groups side by side (bench/miniwob/suites.toml).
+MINIWOB_ARGS ?= --suites --seeds 3
 bench-miniwob: install-bench chromium
-	$(VENV)/bin/stepwise bench miniwob $(BENCH_ARGS)
+	$(VENV)/bin/stepwise bench miniwob $(if $(BENCH_ARGS),$(BENCH_ARGS),$(MINIWOB_ARGS))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis bench/results

@@ -30,6 +30,8 @@ from bench.miniwob.env import serve_html
 from bench.miniwob.harness import EpisodeResult, run_episode
 from bench.lying_model import MODES, LyingGemini, Mode
 from bench.miniwob.report import write, write_comparison
+from bench.miniwob.suites import SUITES_FILE, load_suites
+from bench.miniwob.suites_report import write_suites
 from client import StepwiseClient, launch_browser
 from client.local_server import local_server
 
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--server", help="Stepwise base URL (default: start a local one)")
     parser.add_argument("--api-key", default=os.environ.get("STEPWISE_API_KEY"))
-    parser.add_argument("--max-steps", type=int, default=10)
+    parser.add_argument("--max-steps", type=int, default=20)
     parser.add_argument(
         "--episode-ms",
         type=int,
@@ -180,6 +182,12 @@ def main(argv: list[str] | None = None) -> int:
         help="run the tasks with no model, then with --model (default lying); "
         "write compare.md and compare.json",
     )
+    parser.add_argument(
+        "--suites",
+        action="store_true",
+        help="run the groups of bench/miniwob/suites.toml (development, wide tune half, wide held-out half) "
+        "and write suites.md / suites.json, the groups side by side",
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 
@@ -191,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--compare runs no model against a broken one: --model lying|nonsense|invalid")
     tasks = read_tasks(args.tasks)
     started = datetime.now(UTC).isoformat(timespec="seconds")
+    if args.suites:
+        if args.compare or args.server:
+            parser.error("--suites runs its own local server with --model (default none)")
+        return suites(args, started, args.model or "none")
     if args.compare:
         return compare(args, tasks, started, args.model or "lying")
     with contextlib.ExitStack() as stack:
@@ -247,6 +259,23 @@ def compare(args: argparse.Namespace, tasks: list[str], started: str, broken: st
         model_requests=requests,
     )
     paths = write_comparison(args.out, runs, meta)
+    print(paths["markdown"].read_text())
+    print("Wrote " + ", ".join(str(p) for p in paths.values()), file=sys.stderr)
+    return 0
+
+
+def suites(args: argparse.Namespace, started: str, model: str) -> int:
+    """Every group of suites.toml against one local server; one report, groups side by side."""
+    chosen = load_suites()
+    runs: dict[str, list[EpisodeResult]] = {}
+    with contextlib.ExitStack() as stack:
+        target = start_local(stack, model)
+        for group in chosen.groups:
+            print(f"== {group.name}: {len(group.tasks)} tasks ==", file=sys.stderr, flush=True)
+            runs[group.name] = play(args, list(group.tasks), target)
+    meta = _meta(args, started, server=target.label, model=model, model_description=model_description(model))
+    meta["tasks_file"] = str(SUITES_FILE)
+    paths = write_suites(args.out, runs, chosen.out_of_scope, meta)
     print(paths["markdown"].read_text())
     print("Wrote " + ", ".join(str(p) for p in paths.values()), file=sys.stderr)
     return 0
