@@ -41,7 +41,7 @@ def load_suites(path: Path = SUITES_FILE, shared: Path = SHARED_BENCH) -> Suites
     data = tomllib.loads(path.read_text())
     groups = []
     for name, spec in data["groups"].items():
-        tasks = read_task_list(shared / spec["file"])
+        tasks = list(spec["tasks"]) if "tasks" in spec else read_task_list(shared / spec["file"])
         skip = int(spec.get("skip", 0))
         first = spec.get("first")
         chosen = tasks[skip : skip + int(first)] if first is not None else tasks[skip:]
