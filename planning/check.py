@@ -59,6 +59,7 @@ ROUTES: Final[dict[StepKind, tuple[ActionName, ...]]] = {
     "hover": ("hover",),
     "navigate": ("navigate",),
     "find": ("scroll", "click", "googleSearch"),
+    "wait": ("wait",),
     "other": (),
 }
 

@@ -22,6 +22,7 @@ StepKind = Literal[
     "hover",
     "navigate",  # go to a URL
     "find",  # reveal something not yet visible (expand, scroll, search)
+    "wait",  # let time pass, as the goal says ("wait 2 seconds")
     "other",
 ]
 PlanStepStatus = Literal["pending", "in_progress", "completed", "failed", "skipped"]

@@ -20,7 +20,8 @@ from verification.contract import ValueSource
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])")
 _VERBS = (
     r"click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|type|enter|input|write|fill|set|"
-    r"submit|save|open|go|navigate|focus|hover|scroll|expand|collapse|close|find|add|create|log in|sign in|login"
+    r"submit|save|open|go|navigate|focus|hover|scroll|expand|collapse|close|find|add|create|log in|sign in|login|"
+    r"wait|pause"
 )
 _CLAUSE_SPLIT = re.compile(
     rf",?\s+(?:and then|then|after that)\s+|,?\s+and\s+(?=(?:{_VERBS})\b)|,\s+(?=(?:{_VERBS})\b)", re.IGNORECASE

@@ -217,6 +217,23 @@ def _record(raw: str, folded: str) -> Frame | None:
     return Frame([step], means, edits=verb in EDIT_VERBS)
 
 
+_WAIT: Final = re.compile(
+    r"^(?:wait|pause)(?:\s+for)?\s+(?:(?P<n>\d+(?:\.\d+)?)|(?P<w>a|an|one|two|three|four|five|ten))\s+"
+    r"(?:seconds?|secs?|s|moments?)$"
+)
+_NUMBER_WORDS: Final = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "five": 5.0, "ten": 10.0}
+
+
+def _wait(raw: str, folded: str) -> Frame | None:
+    """"wait 2 seconds", "pause for a second": time the goal asks to let pass, in order."""
+    match = _WAIT.match(folded)
+    if match is None:
+        return None
+    seconds = float(match.group("n")) if match.group("n") else _NUMBER_WORDS[match.group("w")]
+    value = f"{seconds:g}"
+    return Frame([_step("wait", f"Wait {value} s", value=value, criterion="the time has passed")], tuple(folded.split()))
+
+
 def _menu_path(raw: str, folded: str) -> Frame | None:
     if not any(sep in raw for sep in MENU_PATH_SEPARATORS):
         return None
@@ -237,6 +254,7 @@ def _menu_path(raw: str, folded: str) -> Frame | None:
 _FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
     copy,
     find_word,
+    _wait,
     _menu_path,
     _commit,
     _login,

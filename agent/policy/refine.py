@@ -18,6 +18,7 @@ from agent.policy.widgets import pick_date, wants_calendar
 from planning import Plan, PlanStep
 from verification import Action, ElementRef, PageElement, PageState, resolve_ref
 
+MAX_GOAL_WAIT = 10.0  # seconds: the longest wait a goal can ask for in one step
 TEXT_ROLES = frozenset({"textbox", "searchbox", "spinbutton", "combobox", "slider"})
 _TYPABLE = frozenset({"textbox", "searchbox", "spinbutton"})
 _CHOICE_ROLES = frozenset({"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio"})
@@ -107,6 +108,11 @@ def _refine(step: PlanStep, page: PageState, plan: Plan, ref: ElementRef | None)
             return _open(step, page, plan)
         case "find":
             return _expand(step, page, ref, plan)
+        case "wait":
+            seconds = min(float(step.value or 1), MAX_GOAL_WAIT)
+            if step.attempts:
+                return StepDecision(None, "Waited.", satisfied=True)
+            return StepDecision(Action(name="wait", seconds=seconds), f"Wait {seconds:g} s, as the goal says.", 0.9, probe=True)
         case "navigate":
             if step.value == "back":
                 return StepDecision(_act("goBack"), "Go back.", 0.9)

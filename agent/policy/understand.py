@@ -258,6 +258,9 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             reading.means.append(step.description)
             reading.add(None, step)
             _read_record(reading, step, later)
+        case "wait":  # how the work is paced, not what it makes true
+            reading.means.append(step.description)
+            reading.add(None, step)
         case _:
             reading.unread.append(step.description)
 

@@ -130,3 +130,16 @@ async def test_a_popup_that_covers_the_target_is_closed_then_the_work_goes_on(ap
     ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
     assert first["action"] == 'click("x")'
     assert (await answer(api, [{"i": "e", "r": "btn", "n": "Export"}], ids))["action"] == 'click("e")'
+
+
+async def test_a_wait_the_goal_asks_for_is_sent_in_its_place(api: Api) -> None:
+    def buttons(clicked: str = "") -> list[dict[str, Any]]:
+        tree: list[dict[str, Any]] = [{"i": "1", "r": "btn", "n": "ONE"}, {"i": "2", "r": "btn", "n": "TWO"}]
+        return tree + ([{"i": "9", "r": "status", "n": f"{clicked} clicked"}] if clicked else [])
+
+    first = await answer(api, buttons(), {}, goal="Click button ONE, wait 2 seconds, then click button TWO.")
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"] == 'click("1")'
+    assert (await answer(api, buttons("ONE"), ids))["action"] == "wait(2)"
+    assert (await answer(api, buttons("ONE"), ids))["action"] == 'click("2")'
+    assert (await answer(api, buttons("TWO"), ids))["status"] == "completed"

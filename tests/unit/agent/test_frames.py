@@ -178,3 +178,21 @@ def test_no_save_is_added_when_the_page_does_not_call_for_one(page: PageState, w
     reading = understand("Switch on SMS notifications")
     contract, _plan = read_on_page(reading.contract, reading.plan, page)
     assert len(contract.clauses) == 1, why
+
+
+@pytest.mark.parametrize(
+    ("goal", "seconds"),
+    [
+        ("Click button ONE, wait 1 seconds, then click button TWO.", "1"),
+        ("Press Start, wait for 2 seconds and click Stop", "2"),
+        ("Click Start, pause for a second, then click Stop", "1"),
+        ("Click Start then wait 2.5 s then click Stop", "2.5"),
+    ],
+)
+def test_a_wait_the_goal_asks_for_is_a_step_in_its_place(goal: str, seconds: str) -> None:
+    understanding = understand(goal)
+    assert understanding.contract.complete, understanding.contract.unaccounted
+    kinds = [s.kind for s in understanding.plan.steps]
+    assert kinds == ["click", "wait", "click"]
+    assert understanding.plan.steps[1].value == seconds
+    assert [c.kind for c in understanding.contract.clauses] == ["activated", "activated"]  # the wait proves nothing
