@@ -141,6 +141,12 @@ def settle(contract: Contract, *, why_stuck: str, code: str = "GOAL_NOT_MET") ->
     if contract.satisfied:
         raise ValueError("a satisfied contract completes the task; settle() is for the rest")
     holds_all = all(contract.result(c.id).status == "holds" for c in contract.clauses)
+    if contract.clauses and holds_all and contract.unverifiable and not contract.unaccounted:
+        parts = "; ".join(contract.unverifiable[:6])
+        return _ending(
+            "needs_confirmation",
+            f"Every step is done and every part of the goal I can check holds, but the page cannot show {parts}. Please confirm.",
+        )
     if contract.clauses and holds_all and contract.unaccounted:
         words = ", ".join(repr(w) for w in contract.unaccounted[:12])
         return _ending(
@@ -205,6 +211,7 @@ def contract_summary(contract: Contract) -> dict[str, Any]:
         "satisfied": contract.satisfied,
         "complete": contract.complete,
         "source": contract.source,
+        "unverifiable": list(contract.unverifiable),
         "unaccounted": list(contract.unaccounted),
         "clauses": clauses,
     }

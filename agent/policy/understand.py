@@ -74,6 +74,7 @@ class _Reading:
     unread: list[str]
     results: list[Clause]  # what shows once the work is committed, added after the steps'
     reads: dict[int, ValueSource] = field(default_factory=dict)  # fill step (id) → where its value is read
+    unverifiable: list[str] = field(default_factory=list)  # done, but the page cannot show it
 
     def add(self, clause: Clause | None, step: PlanStep | None) -> None:
         if clause is not None:
@@ -126,7 +127,14 @@ def understand(goal: str) -> Understanding:
     missing = list(unaccounted(goal, clauses, reading.means))
     missing += [w for w in reading.unread if w not in missing]
     plan = Plan(goal=goal, steps=reading.steps, source="policy")
-    contract = Contract(clauses=tuple(clauses), unaccounted=tuple(missing), means=tuple(reading.means), source="policy", goal=goal)
+    contract = Contract(
+        clauses=tuple(clauses),
+        unaccounted=tuple(missing),
+        means=tuple(reading.means),
+        unverifiable=tuple(reading.unverifiable),
+        source="policy",
+        goal=goal,
+    )
     return Understanding(plan=plan, contract=contract)
 
 
@@ -258,8 +266,9 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             reading.means.append(step.description)
             reading.add(None, step)
             _read_record(reading, step, later)
-        case "wait":  # how the work is paced, not what it makes true
+        case "wait":  # how the work is paced: done, but how long it really lasted the page cannot show
             reading.means.append(step.description)
+            reading.unverifiable.append(f"that the wait between the steps was {step.value} s")
             reading.add(None, step)
         case _:
             reading.unread.append(step.description)

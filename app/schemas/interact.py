@@ -213,6 +213,11 @@ class ContractOut(ApiModel):
     complete: bool = Field(description="Every value, name and content word of the goal is bound to a clause")
     source: Literal["policy", "model", "merged"]
     unaccounted: list[str] = Field(description="Words of the goal no clause accounts for")
+    unverifiable: list[str] = Field(
+        default_factory=list,
+        description="Parts of the goal carried out that the page cannot prove (how long a wait really was): "
+        "while any is listed the task ends needs_confirmation, never completed",
+    )
     clauses: list[ClauseOut]
 
 

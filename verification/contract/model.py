@@ -220,6 +220,11 @@ class Contract(BaseModel):
     clauses: tuple[Clause, ...] = ()
     unaccounted: tuple[str, ...] = Field(default=(), description="Goal words no clause accounts for")
     means: tuple[str, ...] = Field(default=(), description="Goal phrases that say how, not what (not checked)")
+    unverifiable: tuple[str, ...] = Field(
+        default=(),
+        description="Parts of the goal Stepwise carries out but cannot prove on the page (how long a wait "
+        "between two clicks really was): while any is left, the task ends asking for confirmation, never completed",
+    )
     source: ContractSource = "policy"
     goal: str = Field(default="", description="The goal as the user wrote it (a page that shows it is not what it points at)")
     results: dict[str, ClauseResult] = Field(default_factory=dict)
@@ -240,7 +245,7 @@ class Contract(BaseModel):
 
     @property
     def satisfied(self) -> bool:
-        return self.complete and all(self.result(c.id).status == "holds" for c in self.clauses)
+        return self.complete and not self.unverifiable and all(self.result(c.id).status == "holds" for c in self.clauses)
 
     def result(self, clause_id: str) -> ClauseResult:
         return self.results.get(clause_id) or ClauseResult(id=clause_id)
