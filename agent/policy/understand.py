@@ -55,6 +55,11 @@ _POINTER: Final = re.compile(
     rf"^(?:the|its|his|her|their|my|your)\s+(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?(?:\s+(?:of|for|from)\s+.+)?$"
     rf"|^[a-z0-9 .-]+['’]s\s+(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?$"
 )
+_SHOWN: Final = re.compile(
+    r"^(?:the|this|that|these|those)\s+(?:(?:same|following|given)\s+)?"
+    r"(?:text|word|words|sentence|phrase|value|number|code|string|letters?|characters?|digits?|message)"
+    r"(?:\s+(?:below|above|shown|here|displayed|given|provided|on (?:the )?(?:page|screen|right|left)))*$"
+)
 _QUOTED_VALUE: Final = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
 _NOTHING: Final = re.compile(r"^(?:select|choose|pick|check|tick)\s+(?:nothing|none)$")
 
@@ -75,6 +80,7 @@ class _Reading:
     results: list[Clause]  # what shows once the work is committed, added after the steps'
     reads: dict[int, ValueSource] = field(default_factory=dict)  # fill step (id) → where its value is read
     unverifiable: list[str] = field(default_factory=list)  # done, but the page cannot show it
+    cased: set[int] = field(default_factory=set)  # fill steps (id) whose value the goal put in a case
 
     def add(self, clause: Clause | None, step: PlanStep | None) -> None:
         if clause is not None:
@@ -97,7 +103,6 @@ def understand(goal: str) -> Understanding:
         case = _CASE.search(segment)
         if case is not None:  # "type it in upper case into the box": the value's shape, not a name
             segment = segment[: case.start()] + segment[case.end() :]
-            reading.means.extend(case.group(0).split())
         read = read_clause(segment)
         reading.means.extend(read.means)
         normalised, _ = normalise_clause(segment)
@@ -110,8 +115,11 @@ def understand(goal: str) -> Understanding:
                 reading.reads[id(step)] = read.read
             elif step.kind == "fill" and carried is not None and _placeholder(step.value):
                 reading.reads[id(step)], step.value, carried = carried, None, None
-            if case is not None and id(step) in reading.reads:
-                reading.reads[id(step)] = reading.reads[id(step)].model_copy(update={"case": case.group("case").lower()})
+            if case is not None and step.kind == "fill" and _apply_case(reading, step, case.group("case").lower()):
+                reading.means.extend(case.group(0).split())
+                case = None
+        if case is not None:  # a case the goal asks for that no value here takes: not done, so not read
+            reading.unread.append(case.group(0).strip())
         flat.extend(read.steps)
         editing = editing or read.edits
     if editing:
@@ -152,9 +160,25 @@ def _with_implied_save(steps: list[PlanStep]) -> list[PlanStep]:
     return [*steps, save]
 
 
+def _apply_case(reading: _Reading, step: PlanStep, case: str) -> bool:
+    """Give a fill step's value the case the goal asks for ("type "ann" in all upper case"):
+    a value read on the page is cased when read; a value the goal gives is cased now and must
+    then be found in exactly that case."""
+    if id(step) in reading.reads:
+        reading.reads[id(step)] = reading.reads[id(step)].model_copy(update={"case": case})
+        return True
+    if step.value is None or _placeholder(step.value, reading.goal):
+        return False
+    step.value = step.value.upper() if case == "upper" else step.value.lower()
+    reading.cased.add(id(step))
+    return True
+
+
 def _placeholder(value: str | None, goal: str = "") -> bool:
     if value is None or not value.strip() or fold(value) in _PLACEHOLDER_VALUES:
         return True
+    if _SHOWN.match(fold(value)) is not None and not _quoted_in(value, goal):
+        return True  # "the text below": what the page shows, not these words
     # "the phone number of Ana Silva", "Ana Silva's phone number": a value that points at one
     # on the page. Unless the goal quotes it, typing those words would be a guess.
     return _POINTER.match(fold(value)) is not None and not _quoted_in(value, goal)
@@ -216,7 +240,8 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             ref = ElementRef(role="textbox", every=True) if step.target == ALL_FIELDS else _ref(reading, step.target)
             if ref is None:
                 ref = ElementRef(role="textbox")
-            reading.add(Clause(id="", kind="field_value", description=description, target=ref, value=step.value, match=match_for(step.value)), step)
+            match = "exact" if id(step) in reading.cased else match_for(step.value)
+            reading.add(Clause(id="", kind="field_value", description=description, target=ref, value=step.value, match=match), step)
         case "select":
             if _placeholder(step.value, reading.goal):
                 reading.unread.append(step.value or "the option")

@@ -249,3 +249,39 @@ def test_a_value_that_only_looks_like_a_pointer_is_typed(goal: str, value: str) 
     contract = understand(goal).contract
     assert contract.complete, contract.unaccounted
     assert [c.value for c in contract.clauses if c.kind == "field_value"] == [value]
+
+
+@pytest.mark.parametrize(
+    ("goal", "value"),
+    [
+        ('Type "agustina" in all upper case letters in the text input and press Submit.', "AGUSTINA"),
+        ('Type "JERALD" in all lower case letters in the text input and press Submit.', "jerald"),
+        ('Enter "Ann Lee" into Name in upper case', "ANN LEE"),
+        ("Type 'Oslo' into City using lowercase", "oslo"),
+    ],
+)
+def test_a_case_the_goal_asks_for_is_applied_and_proven_in_that_case(goal: str, value: str) -> None:
+    contract = understand(goal).contract
+    assert contract.complete, contract.unaccounted
+    (field, *_rest) = contract.clauses
+    assert (field.value, field.match) == (value, "exact")  # 'agustina' no longer proves 'AGUSTINA'
+
+
+def test_a_case_no_value_takes_is_not_silently_dropped() -> None:
+    contract = understand("Click Submit in upper case").contract
+    assert not contract.complete and "in upper case" in contract.unaccounted
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "Type the text below into the text field and press Submit.",
+        "Type the code shown into the box",
+        "Enter the following text into Notes",
+        "Put these words into the Message field",
+    ],
+)
+def test_the_text_the_page_shows_is_never_typed_as_those_words(goal: str) -> None:
+    contract = understand(goal).contract
+    assert not contract.complete
+    assert not any(c.kind == "field_value" and c.value for c in contract.clauses)
