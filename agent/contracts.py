@@ -13,6 +13,7 @@ from typing import Any, Final
 from agent.page_meaning import read_on_page
 from agent.policy import understand, unaccounted
 from agent.policy.coverage import grounded
+from agent.policy.lexicon import SUCCESS_WORDS
 from agent.policy.limits import model_need
 from agent.policy.references import QUALIFIERS
 from agent.policy.understand import with_preconditions
@@ -57,8 +58,9 @@ def stored_contract(task_state: dict[str, Any], goal: str, page: PageState) -> C
     return contract
 
 
-def previous_step(last: TaskAction | None, result: VerificationResult | None) -> PreviousStep | None:
-    """The action issued on the previous request, as the contract checks read it."""
+def previous_step(last: TaskAction | None, result: VerificationResult | None, page: PageState | None = None) -> PreviousStep | None:
+    """The action issued on the previous request, as the contract checks read it. ``page``
+    is the page after it: whether the change it shows is a result (see :func:`shows_effect`)."""
     if last is None or result is None:
         return None
     try:
@@ -71,10 +73,31 @@ def previous_step(last: TaskAction | None, result: VerificationResult | None) ->
         action=action,
         hits=tuple(last.metrics.get("clause_hits") or ()),
         success=result.success,
-        effect=result.url_changed or result.meaningful_content_change,
+        effect=shows_effect(last, result, page),
         observation=(lines[0] if lines else result.reason)[:300],
         element=last.metrics.get("target"),
     )
+
+
+def shows_effect(last: TaskAction, result: VerificationResult, page: PageState | None) -> bool:
+    """Did the page change in a way that can be the action's result? A new address, or
+    changed controls, yes. When the only change is a new message, it must read as success:
+    "Choose a country from the list" after Save is the page answering, not the work done."""
+    if result.url_changed:
+        return True
+    if not result.meaningful_content_change:
+        return False
+    before = (last.before_state or {}).get("skeleton") or {}
+    if page is None or not before:
+        return True
+    after = page.skeleton
+    if before.get("elements") != after.get("elements"):
+        return True
+    seen = set((before.get("messages") or {}).values())
+    new = {key: text for key, text in after["messages"].items() if text not in seen}
+    if not new:
+        return True  # messages went away (an error cleared): the change is the page's own
+    return any(key.startswith("success:") or set(words(text)) & SUCCESS_WORDS for key, text in new.items())
 
 
 def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause]) -> tuple[Contract, list[str]]:

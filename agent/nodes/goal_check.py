@@ -23,7 +23,7 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
         state["contract"],
         state["page"],
         step=task.step_index,
-        previous=previous_step(state.get("last_action"), result),
+        previous=previous_step(state.get("last_action"), result, state["page"]),
     )
     satisfied = contract.satisfied
     if result is not None and result.task_completed and not satisfied:

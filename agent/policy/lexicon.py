@@ -92,3 +92,12 @@ PAGER_NEXT: Final[frozenset[str]] = frozenset({"next", "next page", ">", "›", 
 # Widgets that take a number or a position: "select 7 with the slider", "use the spinner to
 # set 5", "move the slider to 40". A value given *with* one of these is set on it.
 VALUE_WIDGETS: Final[tuple[str, ...]] = ("slider", "spinner", "range", "stepper", "spin box", "spinbox", "dial", "knob")
+
+# Words with which a page says a commit worked. When the only change after a commit is a
+# new message, the message must say one of these to count as its result ("Settings saved");
+# "Choose a country from the list" is an answer, but not proof that the work was done.
+SUCCESS_WORDS: Final[frozenset[str]] = frozenset(
+    """saved success successful successfully thank thanks done updated created added submitted sent complete
+    completed confirmed welcome booked ordered placed deleted removed archived published scheduled registered
+    subscribed uploaded imported exported changed applied accepted approved invited""".split()
+)

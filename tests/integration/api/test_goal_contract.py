@@ -316,3 +316,28 @@ async def test_a_value_read_on_the_page_is_typed_and_proven_with_the_read_as_evi
     assert pasted["status"] == "holds" and pasted["value"] == "Feugiat lacus. At sit."
     assert pasted["read"]["step"] == 0 and pasted["read"]["value"] == "Feugiat lacus. At sit."
     assert "a2" in pasted["read"]["element"] or "textbox" in pasted["read"]["element"]
+
+
+def _country_form(value: str = "", message: str | None = None) -> list[dict[str, Any]]:
+    tree: list[dict[str, Any]] = [{"i": "c", "r": "inp", "n": "Country", "v": value}, {"i": "s", "r": "btn", "n": "Save"}]
+    return tree + ([{"i": "msg1", "r": "status", "n": message}] if message else [])
+
+
+@pytest.mark.parametrize(
+    ("message", "completed"),
+    [
+        ("Choose a country from the list", False),  # the page answered, but not with the work done
+        ("Please pick a valid country", False),
+        ("Saved: Norway", True),
+        ("Your shipping country was updated", True),
+    ],
+)
+async def test_a_commit_whose_only_result_is_a_message_needs_a_message_of_success(api: Api, message: str, completed: bool) -> None:
+    bodies = await run(
+        api,
+        "Set the country to Norway and save",
+        [_country_form(), _country_form("Norway"), _country_form("Norway", message), _country_form("Norway", message), _country_form("Norway", message)],
+    )
+    assert (bodies[-1]["status"] == "completed") is completed, [b["action"] for b in bodies]
+    if not completed:
+        assert bodies[-1]["status"] in ("needs_confirmation", "active")
