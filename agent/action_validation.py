@@ -84,8 +84,8 @@ def _check_element(action: Action, page: PageState, text: str) -> PageElement | 
     if action.name in _OPERATING and element.disabled:
         return _reject("DISABLED_ELEMENT", f"element {action.target!r} is disabled", text)
     if action.name == "setValue":
-        # A native slider (<input type=range>) takes a number as its value; an ARIA slider
-        # (a div) does not, and the client says so when it tries.
+        # A slider takes a number as its value: a native one (<input type=range>) is set, an
+        # ARIA or script-made one is driven with its arrow keys by the client.
         native_slider = element.role == "slider" and element.input_type in (None, "range")
         if element.role not in TEXT_ROLES and not native_slider:
             return _reject(

@@ -9,6 +9,7 @@ failure becomes an :class:`ActionError` whose message says why (covered, disable
 from __future__ import annotations
 
 import asyncio
+from decimal import Decimal
 from typing import Any, Final
 from urllib.parse import quote_plus, urljoin
 
@@ -17,6 +18,7 @@ from playwright.async_api import Locator
 
 from client.errors import ActionError
 from client.input_values import SET_AS_VALUE, same_value, shaped
+from verification.contract.values import parse_number
 from client.snapshot import PageProbe
 from verification import Action, ActionSyntaxError, parse_action
 
@@ -38,6 +40,10 @@ _DESCRIBE = """el => ({tag: el.tagName.toLowerCase(), type: (el.getAttribute('ty
   min: el.getAttribute('min') || '', max: el.getAttribute('max') || '', step: el.getAttribute('step') || '',
   options: el.tagName === 'SELECT' ? Array.from(el.options).map(o => ({value: o.value, label: (o.label || o.text).trim(),
     selected: o.selected})) : []})"""
+_ROLE = "el => window.__stepwise ? window.__stepwise.roleOf(el) : (el.getAttribute('role') || '')"
+_SHOWN_VALUE = "el => window.__stepwise ? (window.__stepwise.valueOf(el) ?? null) : el.getAttribute('aria-valuenow')"
+MAX_SLIDER_BATCHES: Final[int] = 12
+MAX_SLIDER_KEYS: Final[int] = 1000
 _SCROLL = """(dir) => {
   const dx = {left: -0.8, right: 0.8}[dir] || 0, dy = {up: -0.8, down: 0.8}[dir] || 0;
   const moveWindow = () => {
@@ -155,6 +161,9 @@ async def _set_value(locator: Locator, text: str, timeout_ms: int) -> None:
     if info["tag"] == "select":
         await _select_native(locator, info, text, timeout_ms, add=False)
         return
+    if info["tag"] != "input" and await locator.evaluate(_ROLE, timeout=timeout_ms) == "slider":
+        await _drive_slider(locator, text, timeout_ms)
+        return
     kind = info["type"]
     if kind in ("checkbox", "radio"):
         await locator.set_checked(text.strip().lower() not in ("", "false", "0", "off", "no", "unchecked"), timeout=timeout_ms)
@@ -172,6 +181,41 @@ async def _set_value(locator: Locator, text: str, timeout_ms: int) -> None:
     else:
         await locator.dispatch_event("change", timeout=timeout_ms)
     await locator.evaluate("el => window.__stepwise && window.__stepwise.markTyped(el)", timeout=timeout_ms)
+
+
+async def _drive_slider(locator: Locator, text: str, timeout_ms: int) -> None:
+    """Move an ARIA or script-made slider to ``text`` with its arrow keys (Right/Up raise the
+    value, Left/Down lower it, as WAI-ARIA and jQuery UI sliders agree), reading the value it
+    shows after each batch: one key first, to learn its step, then as many as the distance
+    needs, then single keys to settle. Refuses a value the slider cannot show."""
+    target = parse_number(text)
+    if target is None:
+        raise ActionError(f"setValue: {text!r} is not a number a slider can take")
+
+    async def current() -> Decimal:
+        shown = await locator.evaluate(_SHOWN_VALUE, timeout=timeout_ms)
+        number = parse_number(shown) if isinstance(shown, str) else None
+        if number is None:
+            raise ActionError("setValue: the slider shows no number to steer by (no aria-valuenow, no value beside it)")
+        return number
+
+    value = await current()
+    step: Decimal | None = None
+    for _ in range(MAX_SLIDER_BATCHES):
+        if value == target:
+            return
+        key = "ArrowRight" if value < target else "ArrowLeft"
+        presses = 1 if step is None else max(1, int(abs(target - value) / step))
+        for _ in range(min(presses, MAX_SLIDER_KEYS)):
+            await locator.press(key, timeout=timeout_ms)
+        moved = await current()
+        if moved == value:
+            raise ActionError(f"setValue: the slider stops at {value}; it cannot reach {text!r}")
+        if (value < target) != (moved < target) and moved != target:
+            raise ActionError(f"setValue: the slider steps over {text!r} (from {value} to {moved})")
+        step = step or abs(moved - value)
+        value = moved
+    raise ActionError(f"setValue: the slider did not reach {text!r} (it shows {value})")
 
 
 async def _select(probe: PageProbe, locator: Locator, option: str, timeout_ms: int) -> None:

@@ -36,6 +36,8 @@ def as_the(raw: str, folded: str) -> Frame | None:
 
 _WIDGET: Final = r"(?:" + "|".join(map(re.escape, VALUE_WIDGETS)) + r")"
 _WITH_WIDGET: Final = (
+    # "set opacity to 35 with the slider", "turn the volume to 8 using the spinner"
+    re.compile(rf"^(?:set|move|turn|adjust|change)\s+(?:the\s+)?(?P<n>[a-z]+(?:\s+[a-z]+)?)\s+to\s+(?P<v>.+?)\s+(?:with|using|on|via)\s+(?:the\s+)?(?P<f>{_WIDGET})$"),
     # "select 7 with the slider", "enter 5 using the quantity spinner"
     re.compile(rf"^(?:select|choose|pick|set|enter|put|input|dial)\s+(?P<v>.+?)\s+(?:with|using|on|via|in)\s+(?:the\s+)?(?P<f>(?:[a-z]+\s+)?{_WIDGET})$"),
     # "use the slider to select 40", "use the Quantity spinner to set 3"
@@ -51,6 +53,8 @@ def with_widget(raw: str, folded: str) -> Frame | None:
         if (match := pattern.match(folded)) is not None:
             value = _unquote(_original(raw, folded, match.start("v"), match.end("v")))
             widget = match.group("f").strip()
+            if "n" in match.re.groupindex:
+                widget = f"{match.group('n')} {widget}"
             step = _step("fill", f"Set the {widget} to {value!r}", target=widget, value=value, criterion=f"the {widget} holds {value!r}")
             return Frame([step], ("move", "drag", "slide", "turn", "adjust", "use", "with", "using", "via"))
     return None

@@ -30,7 +30,35 @@ const roleOf = (el) => {
     return 'inp';
   }
   if (el.isContentEditable) return 'inp';
+  if (isSliderHandle(el)) return 'slider';
   return 'btn';
+};
+
+// A script-made slider without role="slider" (jQuery UI and the like): a focusable handle or
+// thumb whose class names say so, or that sits in a track whose class names say "slider".
+const HANDLE_WORDS = /(^|[-_\s])(handle|thumb|knob)([-_\s]|$)/i;
+const SLIDER_WORDS = /(^|[-_\s])(slider|range|scrubber)([-_\s]|$)/i;
+const sliderTrack = (el) => {
+  for (let node = el.parentElement, depth = 0; node && depth < 3; node = node.parentElement, depth += 1) {
+    if (SLIDER_WORDS.test(typeof node.className === 'string' ? node.className : '')) return node;
+  }
+  return null;
+};
+const isSliderHandle = (el) => el.tabIndex >= 0 && !collapse(el.textContent)
+  && HANDLE_WORDS.test(typeof el.className === 'string' ? el.className : '') && sliderTrack(el) !== null;
+
+// The number a slider shows beside its track when it has no aria-valuenow: an <output> for
+// it, or the sibling just after (else before) the track whose whole text is one number.
+const NUMBER_TEXT = /^[-+−]?\d+(?:[.,]\d+)?$/;
+const sliderReadout = (el) => {
+  const track = sliderTrack(el) || el;
+  const output = track.id ? document.querySelector(`output[for~="${CSS.escape(track.id)}"]`) : null;
+  if (output) return collapse(output.textContent, VALUE_MAX);
+  for (const node of [track.nextElementSibling, track.previousElementSibling]) {
+    const text = node ? collapse(node.textContent) : '';
+    if (NUMBER_TEXT.test(text) && isVisible(node)) return text.replace('−', '-');
+  }
+  return undefined;
 };
 
 const isFormControl = (el) => ['input', 'select', 'textarea'].includes(el.tagName.toLowerCase());
@@ -132,6 +160,7 @@ const valueOf = (el, role) => {
   if (role === 'inp' || role === 'slider' || role === 'spinbutton') {
     const now = el.getAttribute('aria-valuenow') || el.getAttribute('aria-valuetext');
     if (now !== null) return collapse(now, VALUE_MAX);
+    if (role === 'slider') return sliderReadout(el);
   }
   return undefined;
 };

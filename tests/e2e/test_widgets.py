@@ -50,3 +50,38 @@ async def test_a_value_the_slider_cannot_take_is_not_completed(page: Page, pages
     result = await run("Set the volume slider to 250 and click Submit", page, stepwise_server, tmp_path)
     assert result.status != "completed"
     assert await page.input_value("#volume") == "50"
+
+
+@pytest.mark.parametrize(
+    ("layout", "goal", "value"),
+    [
+        ("script", "Select -12 with the slider and hit Submit", "-12"),
+        ("script", "Move the slider to 27, then press Submit", "27"),
+        ("aria", "Set the brightness slider to 8 and click Submit", "8"),
+        ("aria", "Use the slider to pick 0 and submit", "0"),
+        ("step", "Set Opacity to 35 with the slider and click Submit", "35"),
+    ],
+)
+async def test_a_slider_without_a_range_input_is_driven_with_its_keys(
+    page: Page, pages_url: str, stepwise_server: LocalServer, tmp_path: Path, layout: str, goal: str, value: str
+) -> None:
+    await page.goto(f"{pages_url}/pages/sliders.html?layout={layout}")
+    result = await run(goal, page, stepwise_server, tmp_path)
+    assert result.status == "completed", (result.error, [s.action for s in result.steps])
+    assert await page.get_attribute("body", "data-submitted") == value
+
+
+@pytest.mark.parametrize(
+    ("layout", "goal"),
+    [
+        ("step", "Set Opacity to 37 with the slider and click Submit"),  # off its steps of 5
+        ("script", "Select 45 with the slider and hit Submit"),  # past its end (30)
+    ],
+)
+async def test_a_value_a_script_slider_cannot_show_is_not_completed(
+    page: Page, pages_url: str, stepwise_server: LocalServer, tmp_path: Path, layout: str, goal: str
+) -> None:
+    await page.goto(f"{pages_url}/pages/sliders.html?layout={layout}")
+    result = await run(goal, page, stepwise_server, tmp_path)
+    assert result.status != "completed"
+    assert await page.get_attribute("body", "data-submitted") is None

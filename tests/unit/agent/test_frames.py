@@ -116,6 +116,21 @@ def test_value_as_the_field(goal: str, field: str, value: str) -> None:
     assert steps[0] == ("fill", field, value) and missing == ()
 
 
+@pytest.mark.parametrize(
+    ("goal", "field", "value"),
+    [
+        ("Select -99 with the slider and hit Submit.", "slider", "-99"),
+        ("Use the quantity spinner to set 3", "quantity spinner", "3"),
+        ("Drag the volume slider to 25", "volume slider", "25"),
+        ("Set opacity to 35 with the slider", "opacity slider", "35"),
+        ("turn the volume to 8 using the slider", "volume slider", "8"),
+    ],
+)
+def test_a_value_set_with_a_widget_names_the_widget(goal: str, field: str, value: str) -> None:
+    steps, missing = _read(goal)
+    assert steps[0] == ("fill", field, value) and missing == ()
+
+
 def test_a_set_list_fills_each_field() -> None:
     steps, missing = _read("Set the name to Ann, the city to Oslo and the age to 5")
     assert steps == [("fill", "name", "Ann"), ("fill", "city", "Oslo"), ("fill", "age", "5")] and missing == ()
