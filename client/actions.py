@@ -44,6 +44,13 @@ _ROLE = "el => window.__stepwise ? window.__stepwise.roleOf(el) : (el.getAttribu
 _SHOWN_VALUE = "el => window.__stepwise ? (window.__stepwise.valueOf(el) ?? null) : el.getAttribute('aria-valuenow')"
 MAX_SLIDER_BATCHES: Final[int] = 12
 MAX_SLIDER_KEYS: Final[int] = 1000
+_SCROLL_INSIDE = """(el, dir) => {
+  const before = [el.scrollLeft, el.scrollTop];
+  if (dir === 'top') el.scrollTop = 0;
+  else if (dir === 'bottom') el.scrollTop = el.scrollHeight;
+  else el.scrollBy(({left: -0.8, right: 0.8}[dir] || 0) * el.clientWidth, ({up: -0.8, down: 0.8}[dir] || 0) * el.clientHeight);
+  return before[0] !== el.scrollLeft || before[1] !== el.scrollTop;
+}"""
 _SCROLL = """(dir) => {
   const dx = {left: -0.8, right: 0.8}[dir] || 0, dy = {up: -0.8, down: 0.8}[dir] || 0;
   const moveWindow = () => {
@@ -111,7 +118,11 @@ async def _dispatch(probe: PageProbe, action: Action, timeout_ms: int) -> None:
             else:
                 await page.keyboard.press(key)
         case "scroll":
-            if action.target:
+            if action.target and action.value:
+                moved = await (await _locate(probe, action)).evaluate(_SCROLL_INSIDE, action.value, timeout=timeout_ms)
+                if not moved:
+                    raise ActionError(f"element {action.target} has nothing to scroll {action.value}", code="NOT_ACTIONABLE")
+            elif action.target:
                 await (await _locate(probe, action)).scroll_into_view_if_needed(timeout=timeout_ms)
             else:
                 moved = await page.evaluate(_SCROLL, action.value or "down")

@@ -61,7 +61,7 @@ _SIGNATURES: Final[dict[str, tuple[tuple[str, ...], int]]] = {
     "setValue": (("target", "value"), 2),
     "select": (("target", "value"), 2),
     "press": (("target", "value"), 1),  # press("Enter") = key only, on the focused element
-    "scroll": (("target_or_direction",), 0),
+    "scroll": (("target_or_direction", "direction"), 0),  # scroll("<id>", "bottom"): inside it
     "hover": (("target",), 1),
     "navigate": (("value",), 1),
     "goBack": ((), 0),
@@ -75,7 +75,7 @@ _USAGE: Final[dict[str, str]] = {
     "setValue": 'setValue("<id>", "<text>")',
     "select": 'select("<id>", "<option>")',
     "press": 'press("<id>", "<key>") or press("<key>")',
-    "scroll": 'scroll("down") or scroll("<id>")',
+    "scroll": 'scroll("down"), scroll("<id>") or scroll("<id>", "bottom")',
     "hover": 'hover("<id>")',
     "navigate": 'navigate("<url>")',
     "goBack": "goBack()",
@@ -117,8 +117,6 @@ class Action:
             and self.value is None
         ):
             raise ValueError(f"{self.name}() needs a value")
-        if self.name == "scroll" and self.target is not None and self.value is not None:
-            raise ValueError("scroll() takes either an element id or a direction, not both")
         if (
             self.name == "scroll"
             and self.target is not None
@@ -209,8 +207,12 @@ def _build(name: str, args: list[tuple[str, bool]], text: str) -> Action:
                 value = arg
             elif slot == "seconds":
                 seconds = _seconds(arg, text)
+            elif slot == "direction":  # scroll("<id>", "<direction>"): inside that element
+                value = arg.lower()
+                if target is None:
+                    raise ActionSyntaxError(f"scroll() takes an element id before a direction in {text!r}; usage: {usage}")
             else:  # scroll: a direction word or an element id
-                if arg.lower() in SCROLL_DIRECTIONS:
+                if arg.lower() in SCROLL_DIRECTIONS and len(args) == 1:
                     value = arg.lower()
                 else:
                     target = arg

@@ -39,6 +39,7 @@ DESCRIPTOR_FIELDS: Final[tuple[str, ...]] = (
     "ariaExpanded",
     "checked",
     "selected",
+    "scrolled",
 )
 BOOLEAN_FIELDS: Final[frozenset[str]] = frozenset({"disabled", "checked", "selected"})
 
@@ -83,6 +84,9 @@ def descriptor(
         out["checked"] = True
     if "selected" in states:
         out["selected"] = True
+    edge = next((e for e in ("top", "bottom") if f"scrolled-{e}" in states), None)
+    if edge:  # a box that scrolls its own content (V3 only): which end it shows
+        out["scrolled"] = edge
     return out
 
 

@@ -100,6 +100,11 @@ def generic_template(action: Action, page: PageState) -> ExpectedOutcome:
             )
         case "press" if (action.value or "").lower() == "enter":
             return ExpectedOutcome(description="The form is submitted or the search runs.")
+        case "scroll" if action.target is not None and action.value is not None:
+            return ExpectedOutcome(
+                description=f"{label!r} scrolls its content {'to the ' if action.value in ('top', 'bottom') else ''}{action.value}.",
+                url_should_change=False,
+            )
         case "scroll":
             return ExpectedOutcome(
                 description=f"The page scrolls {action.value or 'to ' + repr(label)}.",

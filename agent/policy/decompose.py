@@ -23,8 +23,10 @@ _VERBS = (
     r"submit|save|open|go|navigate|focus|hover|scroll|expand|collapse|close|find|add|create|log in|sign in|login|"
     r"wait|pause"
 )
+# A run-on that ends in a bare commit ("… to the bottom of the text hit submit") is two clauses.
+_RUN_ON_COMMIT = r"(?<!labelled)(?<!labeled)(?<!named)(?<!called)(?<!says)(?<!reads)\s+(?=(?:hit|press|click|tap)\s+(?:the\s+)?(?:submit|ok|done|save|send)(?:\s+button)?\s*$)"
 _CLAUSE_SPLIT = re.compile(
-    rf",?\s+(?:and then|then|after that)\s+|,?\s+and\s+(?=(?:{_VERBS})\b)|,\s+(?=(?:{_VERBS})\b)", re.IGNORECASE
+    rf",?\s+(?:and then|then|after that)\s+|,?\s+and\s+(?=(?:{_VERBS})\b)|,\s+(?=(?:{_VERBS})\b)|{_RUN_ON_COMMIT}", re.IGNORECASE
 )
 _GERUND = {"clicking": "click", "pressing": "press", "selecting": "select", "typing": "type", "entering": "enter", "choosing": "choose", "tapping": "tap"}
 _BY_MEANS = re.compile(r"^.+?\bby\s+(" + "|".join(_GERUND) + r")\b\s*(?P<rest>.*)$")
@@ -174,6 +176,9 @@ def _imperative_steps(normalised: str) -> list[PlanStep]:
         case "back":
             return [_step("navigate", "Go back", value="back", criterion="the previous page is shown")]
         case "scroll":
+            if target is not None and goal.direction in ("top", "bottom"):
+                phrase = _target_phrase(goal)
+                return [_step("find", f"Scroll {phrase} to the {goal.direction}", target=phrase, value=goal.direction, criterion=f"{phrase} is scrolled to the {goal.direction}")]
             return [_step("find", f"Scroll {goal.direction}", target=target.text if target else None, value=goal.direction, criterion="more of the page is shown")]
         case "hover":
             assert target is not None

@@ -61,8 +61,15 @@ _ROLE_WORDS: dict[str, RoleHint] = {
 }
 _FILLER = {"the", "a", "an", "on", "at", "in", "into", "to", "please", "named", "called", "labelled", "labeled", "with", "text", "that", "says", "of", "my", "below", "above"}
 
+_PAGE_WORDS = frozenset({"page", "the page", "this page", "the window", "window"})
+
 _PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
     ("back", re.compile(r"^(?:go|navigate) back\b")),
+    # "scroll the terms to the bottom (of the text)", "scroll to the top of the page"
+    ("scroll", re.compile(
+        r"^scroll(?:\s+(?:all the way\s+)?(?:up|down))?(?:\s+(?P<target>(?!to\b).+?))?\s+(?:all the way\s+)?to\s+(?:the\s+)?(?:very\s+)?"
+        r"(?P<edge>top|bottom|end|beginning|start)(?:\s+of\s+(?:the\s+|its\s+)?(?:text|page|content|contents|list|it))?$"
+    )),
     ("scroll", re.compile(r"^scroll(?: the page)?(?: (?P<dir>up|down))?(?: to (?P<target>.+))?$")),
     ("navigate", re.compile(r"^(?:go to|navigate to|open|visit|load)\s+(?P<url>https?://\S+)$")),
     # "into" names the field even when the value has "for"/"in" of its own ("the email for Bob into To")
@@ -95,7 +102,7 @@ class ParsedGoal:
     value: str | None = None
     url: str | None = None
     key: str | None = None
-    direction: Literal["up", "down"] | None = None
+    direction: Literal["up", "down", "top", "bottom"] | None = None
     quoted: tuple[str, ...] = ()
     multi_step_reasons: tuple[str, ...] = field(default_factory=tuple)
     phrase: str | None = None  # the target as the goal words it ("the edit button in the row for bob")
@@ -176,8 +183,9 @@ def parse_goal(goal: str) -> ParsedGoal:
         if intent == "back":
             return ParsedGoal(raw, intent, quoted=quoted, multi_step_reasons=tuple(reasons))
         if intent == "scroll":
-            direction = groups.get("dir") or "down"
-            target = parse_target(groups["target"]) if groups.get("target") else None
+            edge = groups.get("edge")
+            direction = ("top" if edge in ("top", "beginning", "start") else "bottom") if edge else groups.get("dir") or "down"
+            target = parse_target(groups["target"]) if groups.get("target") and fold(groups["target"]) not in _PAGE_WORDS else None
             return ParsedGoal(raw, intent, target=target, direction=direction, quoted=quoted, multi_step_reasons=tuple(reasons))  # type: ignore[arg-type]
         value = groups.get("value")
         if value is not None:

@@ -249,8 +249,15 @@ def _open(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
 
 
 def _expand(step: PlanStep, page: PageState, ref: ElementRef | None, plan: Plan) -> StepDecision:
-    if step.value in ("up", "down") and not step.target:
+    if step.value in ("up", "down", "top", "bottom") and not step.target:
         return StepDecision(_act("scroll", value=step.value), f"Scroll {step.value}.", 0.8)
+    if ref is not None and step.value in ("top", "bottom"):
+        element = _locate(step, page, ref)
+        if element is None:
+            return _reveal(page, step)
+        if f"scrolled-{step.value}" in element.states:
+            return StepDecision(None, f"{_label(element)!r} is scrolled to the {step.value}.", satisfied=True)
+        return StepDecision(_act("scroll", element, value=step.value), f"Scroll {_label(element)!r} to the {step.value}.", 0.8)
     if ref is not None:
         element = _locate(step, page, ref)
         if element is None:

@@ -300,12 +300,21 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
 
 
 def _read_reveal(reading: _Reading, step: PlanStep, *, last: bool) -> None:
-    """Expand / scroll: a goal of its own only when nothing follows it."""
+    """Expand / scroll: a goal of its own only when nothing follows it — except scrolling a
+    box to its top or bottom, which is what the goal asks for wherever it stands."""
+    if step.value in ("top", "bottom") and step.target:
+        ref = _ref(reading, step.target)
+        if ref is None:
+            reading.unread.append(step.target)
+            return
+        state = "scrolled-top" if step.value == "top" else "scrolled-bottom"
+        reading.add(Clause(id="", kind="control", description=step.description, target=ref, state=state), step)
+        return
     if not last:
         reading.means.append(step.description)
         reading.add(None, step)
         return
-    if step.value in ("up", "down") and not step.target:
+    if step.value in ("up", "down", "top", "bottom") and not step.target:
         reading.add(Clause(id="", kind="activated", description=step.description, action="scroll"), step)
         return
     ref = _ref(reading, step.target)

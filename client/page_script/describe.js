@@ -179,6 +179,8 @@ const fieldType = (el) => {
   return undefined;
 };
 
+const isScrollBox = (el) => el.scrollHeight > el.clientHeight + 2 && /(auto|scroll)/.test(getComputedStyle(el).overflowY);
+
 const statesOf = (el) => {
   const out = [];
   const aria = (name) => el.getAttribute(name) === 'true';
@@ -193,5 +195,10 @@ const statesOf = (el) => {
   const popup = (el.getAttribute('aria-haspopup') || '').toLowerCase();
   if (popup && popup !== 'false') out.push('haspopup');
   if (el === document.activeElement && el !== document.body) out.push('focused');
+  // Where a box that scrolls its own content (a long textarea, a list) is scrolled to.
+  if (isScrollBox(el)) {
+    if (el.scrollTop <= 1) out.push('scrolled-top');
+    else if (el.scrollTop + el.clientHeight >= el.scrollHeight - 2) out.push('scrolled-bottom');
+  }
   return out;
 };

@@ -101,8 +101,10 @@ const extract = (opts) => {
     if (options.pruneToViewport && (rect.bottom < 0 || rect.right < 0
       || rect.top > window.innerHeight || rect.left > window.innerWidth)) continue;
     const role = roleOf(el);
-    // What a sighted user reads on it; not for fields, whose text is a value.
-    const visible = role === 'inp' || isFormControl(el) ? undefined : textOf(el);
+    // What a sighted user reads on it; not for fields, whose text is a value, nor for a named
+    // box that scrolls its content (terms, a log), whose text is what it holds.
+    const content = isScrollBox(el) && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
+    const visible = role === 'inp' || isFormControl(el) || content ? undefined : textOf(el);
     const name = nameOf(el, visible);
     // <li role=tab><a href>Tab 2</a></li>: one element to act on, not two with one name
     // (only when the inner one fills the outer one, so a click on either lands on both).

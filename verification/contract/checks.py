@@ -29,7 +29,7 @@ from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
 from verification.actions import Action
-from verification.contract.model import Clause, ClauseResult, Contract, ElementRef, Evidence
+from verification.contract.model import SCROLL_STATES, Clause, ClauseResult, Contract, ElementRef, Evidence
 from verification.contract.reads import read_values
 from verification.contract.refs import Resolution, describe_element, fold, matches, perceivable, resolve
 from verification.contract.values import listed, value_matches
@@ -146,7 +146,7 @@ def _option_ref(clause: Clause) -> ElementRef:
 
 def _control(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
     assert clause.target is not None and clause.state is not None
-    roles = None if clause.state in ("expanded", "collapsed") else CHOICE_ROLES
+    roles = CHOICE_ROLES if clause.state in ("checked", "unchecked") else None
     found = _state_candidates(clause.target, page, roles)
     if not found.found:
         return _not_yet(found.reason)
@@ -154,16 +154,8 @@ def _control(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evid
         element = next((e for e in found.elements if _in_state(e, clause.state)), found.elements[0])
     else:  # the one element, or — for "every" — the first that is not yet in the state
         element = next((e for e in found.elements if not _in_state(e, clause.state)), found.elements[0])
-    if clause.state in ("checked", "unchecked"):
-        on = _checked(element)
-        good = on == (clause.state == "checked")
-        now = "on" if on else "off"
-    else:
-        on = "expanded" in element.states
-        good = on == (clause.state == "expanded")
-        now = "expanded" if on else "collapsed"
-    line = f"{describe_element(element)} is {now}"
-    if good:
+    line = f"{describe_element(element)} is {_state_now(element, clause.state)}"
+    if _in_state(element, clause.state):
         return _holds(line, Evidence(step=step, observation=line, element=describe_element(element)))
     return _wrong(line)
 
@@ -179,7 +171,18 @@ def _state_candidates(ref: ElementRef, page: PageState, roles: frozenset[str] | 
 def _in_state(element: PageElement, state: str) -> bool:
     if state in ("checked", "unchecked"):
         return _checked(element) == (state == "checked")
+    if state in SCROLL_STATES:  # the page script's reading of where its content is scrolled
+        return state in element.states
     return ("expanded" in element.states) == (state == "expanded")
+
+
+def _state_now(element: PageElement, state: str) -> str:
+    if state in ("checked", "unchecked"):
+        return "on" if _checked(element) else "off"
+    if state in SCROLL_STATES:
+        edge = next((s for s in SCROLL_STATES if s in element.states), None)
+        return f"scrolled to the {edge.removeprefix('scrolled-')}" if edge else "not scrolled to its top or bottom"
+    return "expanded" if "expanded" in element.states else "collapsed"
 
 
 def _page_text_count(page: PageState, value: str) -> int:

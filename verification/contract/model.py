@@ -30,7 +30,8 @@ RefRole = Literal[
 ClauseKind = Literal["field_value", "choice", "control", "activated", "message", "shown", "url", "presence"]
 ClauseMode = Literal["state", "event"]
 ClauseStatus = Literal["pending", "holds", "failed"]
-ControlState = Literal["checked", "unchecked", "expanded", "collapsed"]
+ControlState = Literal["checked", "unchecked", "expanded", "collapsed", "scrolled-top", "scrolled-bottom"]
+SCROLL_STATES: Final[frozenset[str]] = frozenset({"scrolled-top", "scrolled-bottom"})
 ActivationKind = Literal["click", "type", "select", "press", "hover", "navigate", "back", "scroll"]
 ValueMatch = Literal["verbatim", "exact", "casefold", "number", "date", "time", "contains"]
 ContractSource = Literal["policy", "model", "merged"]
@@ -175,7 +176,7 @@ class Clause(BaseModel):
         if self.kind in _NEEDS_VALUE and not (self.value or "").strip() and self.read is None:
             out.append(f"a {self.kind} clause needs a value")
         if self.kind == "control" and self.state is None:
-            out.append("a control clause needs the state (checked, unchecked, expanded, collapsed)")
+            out.append("a control clause needs the state (checked, unchecked, expanded, collapsed, scrolled-top, scrolled-bottom)")
         if self.kind == "activated":
             if self.action is None:
                 out.append("an activated clause needs the action (click, type, select, press, hover, …)")

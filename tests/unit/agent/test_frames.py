@@ -211,3 +211,39 @@ def test_a_wait_the_goal_asks_for_is_a_step_in_its_place(goal: str, seconds: str
     assert kinds == ["click", "wait", "click"]
     assert understanding.plan.steps[1].value == seconds
     assert [c.kind for c in understanding.contract.clauses] == ["activated", "activated"]  # the wait proves nothing
+
+
+@pytest.mark.parametrize(
+    ("goal", "target", "edge"),
+    [
+        ("Scroll the textarea to the bottom of the text hit submit.", "field", "bottom"),
+        ("scroll the terms all the way to the end", "terms", "bottom"),
+        ("Scroll the comments list to the very top", "comments list", "top"),
+        ("Scroll the log to the beginning, then click Clear", "log", "top"),
+    ],
+)
+def test_scrolling_a_box_to_an_end_is_a_state_of_that_box(goal: str, target: str, edge: str) -> None:
+    reading = understand(goal)
+    first = reading.plan.steps[0]
+    assert (first.kind, first.target, first.value) == ("find", target, edge)
+    clause = reading.contract.clauses[0]
+    assert (clause.kind, clause.state) == ("control", f"scrolled-{edge}") and reading.contract.unaccounted == ()
+
+
+@pytest.mark.parametrize("goal", ["Scroll to the bottom of the page", "scroll the page to the top"])
+def test_scrolling_the_page_to_an_end_needs_no_box(goal: str) -> None:
+    steps, missing = _read(goal)
+    assert steps[0][0] == "find" and steps[0][1] is None and steps[0][2] in ("top", "bottom") and missing == ()
+
+
+@pytest.mark.parametrize(
+    ("goal", "clauses"),
+    [
+        ("Type hello press submit", ["Type hello", "press submit"]),
+        ("Click the button labelled hit submit", ["Click the button labelled hit submit"]),
+    ],
+)
+def test_a_run_on_ending_in_a_bare_commit_is_two_clauses(goal: str, clauses: list[str]) -> None:
+    from agent.policy.decompose import split_clauses
+
+    assert split_clauses(goal) == clauses

@@ -17,6 +17,7 @@ from verification import ACTION_NAMES, Action, ActionSyntaxError, format_action,
         (Action("press", value="Escape"), 'press("Escape")'),
         (Action("scroll", value="down"), 'scroll("down")'),
         (Action("scroll", target="12"), 'scroll("12")'),
+        (Action("scroll", target="12", value="bottom"), 'scroll("12", "bottom")'),
         (Action("scroll"), "scroll()"),
         (Action("hover", target="4"), 'hover("4")'),
         (Action("navigate", value="https://x"), 'navigate("https://x")'),
@@ -93,6 +94,24 @@ def test_syntax_errors_say_what_is_wrong(text: str, message: str) -> None:
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ('scroll("7", "bottom")', Action("scroll", target="7", value="bottom")),
+        ("scroll(7, TOP)", Action("scroll", target="7", value="top")),
+        ('scroll("notes", "down")', Action("scroll", target="notes", value="down")),
+    ],
+)
+def test_scroll_inside_an_element_takes_its_id_then_a_direction(text: str, action: Action) -> None:
+    assert parse_action(text) == action
+
+
+@pytest.mark.parametrize("text", ['scroll("down", "bottom")', 'scroll("7", "sideways")', 'scroll("7", "bottom", "x")'])
+def test_scroll_inside_an_element_refuses_a_direction_first_or_an_unknown_one(text: str) -> None:
+    with pytest.raises(ActionSyntaxError):
+        parse_action(text)
+
+
 def test_scroll_with_a_non_direction_word_is_an_element_id() -> None:
     assert parse_action('scroll("sideways")') == Action("scroll", target="sideways")
 
@@ -116,7 +135,7 @@ def test_non_text_input_is_rejected_cleanly() -> None:
         {"name": "goBack", "target": "1"},
         {"name": "click", "target": "1", "seconds": 1.0},
         {"name": "setValue", "target": "1"},
-        {"name": "scroll", "target": "1", "value": "down"},
+        {"name": "scroll", "target": "1", "value": "sideways"},
         {"name": "scroll", "target": "Down"},
         {"name": "wait", "seconds": float("inf")},
         {"name": "navigate", "target": "1", "value": "x"},
@@ -167,9 +186,11 @@ def actions(draw: st.DrawFn) -> Action:
     if name == "press":
         return Action(name, target=draw(st.none() | _ids), value=draw(_texts))
     if name == "scroll":
-        choice = draw(st.sampled_from(["none", "id", "direction"]))
+        choice = draw(st.sampled_from(["none", "id", "direction", "inside"]))
         if choice == "id":
             return Action(name, target=draw(_ids))
+        if choice == "inside":
+            return Action(name, target=draw(_ids), value=draw(st.sampled_from(["up", "down", "top", "bottom"])))
         if choice == "direction":
             return Action(
                 name, value=draw(st.sampled_from(["up", "down", "left", "right", "top", "bottom"]))

@@ -294,3 +294,21 @@ def test_a_click_on_any_element_of_the_kind_proves_a_click_on_a_kind() -> None:
     contract = start_contract(Contract(clauses=(clause,)), boxes)
     assert clause_hits(contract, Action(name="click", target="3"), boxes) == ("c1",)
     assert clause_hits(contract, Action(name="click", target="1"), boxes) == ()
+
+
+@pytest.mark.parametrize(
+    ("states", "edge", "holds"),
+    [
+        ("scrolled-bottom", "bottom", True),
+        ("scrolled-top", "top", True),
+        ("scrolled-top", "bottom", False),
+        (None, "bottom", False),  # part-way down: neither end
+    ],
+)
+def test_a_box_scrolled_to_an_end_is_read_from_its_scroll_state(states: str | None, edge: str, holds: bool) -> None:
+    notes = {"i": "1", "r": "inp", "n": "Notes", "ty": "textarea", **({"s": states} if states else {})}
+    clause = Clause(id="c1", kind="control", description=f"Scroll the notes to the {edge}", target=ElementRef(name="notes"), state=f"scrolled-{edge}")  # type: ignore[arg-type]
+    contract = start_contract(Contract(clauses=(clause,)), page(notes))
+    assert contract.satisfied is holds
+    if not holds:
+        assert "scrolled" in contract.result("c1").detail
