@@ -28,6 +28,7 @@ from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
 
 from client.actions import TERMINAL, execute_action, to_action
+from verification import Action
 from client.api import InteractAnswer, StepwiseAPIError, StepwiseClient
 from client.browser import launch_browser, new_context
 from client.chain import ChainItem, run_chain
@@ -106,6 +107,7 @@ class _Runner:
         self.should_stop = should_stop
         self.probe = PageProbe(page)
         self.network = NetworkTracker(page)
+        self.acted_at: float | None = None  # monotonic time the last single action finished
 
     async def run(self, url: str | None, *, max_steps: int, session_id: str | None) -> RunResult:
         result = RunResult(status="max_steps", session_id=session_id)
@@ -270,10 +272,11 @@ class _Runner:
                 result.status = "completed" if chain.terminal == "finish" and answer.status == "completed" else "failed"
         else:
             try:
-                await execute_action(self.probe, answer.action)
+                await execute_action(self.probe, self._paced(answer.action))
                 report = {"lastActionStatus": "success"}
             except ActionError as exc:
                 report = {"lastActionStatus": "failure", "lastActionError": f"{answer.action}: {exc.message}"}
+            self.acted_at = time.monotonic()
         step.execute_ms = _ms(started)
         if step.action_status != "terminal":
             step.action_status = "success" if report["lastActionStatus"] == "success" else "failure"
@@ -291,6 +294,19 @@ class _Runner:
         if witness.events:
             report["recentEvents"] = list(witness.events)
         return report
+
+    def _paced(self, text: str) -> Action | str:
+        """``wait(s)`` counts from when the previous action finished: the settle, capture and
+        round trip that brought the wait have already taken part of it ("click ONE, wait 2
+        seconds, click TWO" means 2 s between the clicks, not 2 s plus a round trip)."""
+        try:
+            action = to_action(text)
+        except ActionError:
+            return text  # execute_action reports it
+        if action.name != "wait" or self.acted_at is None:
+            return action
+        elapsed = time.monotonic() - self.acted_at
+        return Action(name="wait", seconds=max(0.0, (action.seconds if action.seconds is not None else 1.0) - elapsed))
 
     async def _emit(self, event: StepEvent, step: StepRecord) -> None:
         if self.on_step is not None:
