@@ -54,6 +54,42 @@ def split_clauses(goal: str) -> list[str]:
     return clauses
 
 
+# "Find Casie in the contact book and click on their address": the find names the record the
+# next clause's pronoun points at ("their address" = the address for Casie); where to look
+# ("in the contact book") only says how.
+_FIND_RECORD = re.compile(
+    r"^(?:find|locate|look up|look for|search for|go to)\s+(?P<x>[^,]+?)"
+    r"(?:\s+(?:in|on|from|among)\s+(?:the|your|my|this)\s+[a-z]+(?:\s+[a-z]+){0,2})?$"
+)
+_THEIR = re.compile(r"\b(?:their|his|her|its)\s+(?P<np>[a-z][a-z ]*?)(?=\s*$|\s*[,.;])", re.IGNORECASE)
+
+
+def merge_find(clauses: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """A "find X" clause followed by one that says "their/his/her/its <thing>": the second
+    names X's thing ("click on the address for X") and the first is only how (its words go
+    to the means). Other clauses are left as they are."""
+    out: list[str] = []
+    means: list[str] = []
+    skip = False
+    for index, clause in enumerate(clauses):
+        if skip:
+            skip = False
+            continue
+        find = _FIND_RECORD.match(fold(clause).rstrip(".!"))
+        following = clauses[index + 1] if index + 1 < len(clauses) else ""
+        their = _THEIR.search(following)
+        if find is None or their is None or not find.group("x").strip():
+            out.append(clause)
+            continue
+        start = fold(clause).find(find.group("x"))
+        record = clause[start : start + len(find.group("x"))].strip() if len(clause) == len(fold(clause)) else find.group("x")
+        out.append(f'{following[: their.start()]}the {their.group("np")} for "{record}"{following[their.end() :]}')
+        means.extend(w for w in fold(clause).split() if w not in fold(record).split())
+        means.append(following[their.start() : their.start("np")].strip())
+        skip = True
+    return out, tuple(means)
+
+
 def normalise_clause(clause: str) -> tuple[str | None, tuple[str, ...]]:
     """The clause as an action to read, and the words that only say how or why: a
     context-only clause ("Navigate through the file tree") reads as nothing; "Close the

@@ -101,9 +101,11 @@ def dismiss_control(page: PageState) -> PageElement | None:
 
 def next_page_control(page: PageState) -> PageElement | None:
     """The "next page" control of a paged list: a next-named link or button beside numbered
-    page links — never a wizard's Next button, which commits a step."""
+    page links — never a wizard's Next button, which commits a step. A pager that shows one
+    page number at a time ("1 >") counts when its next control is a bare arrow."""
     numbered = [e for e in page.elements if e.role in ("link", "button") and e.name.strip().isdigit() and not e.hidden]
-    if len(numbered) < 2:
-        return None
     found = [e for e in page.elements if e.actionable and e.role in ("link", "button") and fold(e.name) in PAGER_NEXT]
-    return found[0] if len(found) == 1 else None
+    if len(found) != 1 or not numbered:
+        return None
+    arrow = not any(ch.isalnum() for ch in found[0].name)
+    return found[0] if len(numbered) >= 2 or arrow else None

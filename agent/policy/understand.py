@@ -34,7 +34,7 @@ from typing import Final
 
 from agent.policy.coverage import unaccounted
 from agent.policy.lexicon import ATTRIBUTE_NOUNS
-from agent.policy.decompose import ALL_FIELDS, normalise_clause, read_clause, split_clauses
+from agent.policy.decompose import ALL_FIELDS, merge_find, normalise_clause, read_clause, split_clauses
 from agent.policy.references import read_ref
 from planning import Plan, PlanStep
 from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, ValueSource, fold, match_for, words
@@ -95,7 +95,8 @@ class _Reading:
 def understand(goal: str) -> Understanding:
     """The policy's plan and contract for ``goal`` (see the module doc)."""
     reading = _Reading(goal, [], [], [], [], [])
-    segments = split_clauses(goal)
+    segments, found = merge_find(split_clauses(goal))
+    reading.means.extend(found)
     flat: list[PlanStep] = []
     editing = False
     carried: ValueSource | None = None  # "find the 5th word …", for the next "type it …"

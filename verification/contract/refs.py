@@ -27,6 +27,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Final
 
+from verification.contract.captions import named_by_caption
 from verification.contract.model import ElementRef, RefRole
 from verification.elements import PageElement
 from verification.page import PageState
@@ -275,6 +276,8 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         scored.append((score, order, element))
     if not scored:
         scored = _named_by_type(ref, page, family, roles)
+    if not scored and ref_words:
+        scored = _captioned(ref, page, family, roles)
     if ref.field_kind is not None:
         # "the text area" vs "the text box" where the page has both: the kind named is preferred.
         # Where the page does not say which field is which (a V3 tree without `ty`), several
@@ -289,6 +292,26 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         if exact:
             return exact
     return scored
+
+
+def _captioned(
+    ref: ElementRef, page: PageState, family: frozenset[str] | None, roles: frozenset[str] | None
+) -> list[tuple[float, int, PageElement]]:
+    """"the address" / "Casie's address": a value shown under a caption ("Address: 645
+    Stephenson Loop") — in a container that names the record, or else in the record whose
+    title is the line above the captioned ones (:mod:`verification.contract.captions`)."""
+    pool = [
+        (order, e) for order, e in enumerate(page.elements)
+        if (family is None or e.role in family) and (roles is None or e.role in roles) and perceivable(e, page)
+    ]  # fmt: skip
+    if ref.container_kind is not None:
+        pool = [(o, e) for o, e in pool if _in_container(ref, e)]
+    boxed = [(o, e) for o, e in pool if e.container and (not ref.container or _in_container(ref, e))]
+    plain = [(o, e) for o, e in pool if not e.container]
+    name_words = words(ref.name)
+    found = named_by_caption(name_words, None, page, boxed, words=words, within=words_within)
+    found += named_by_caption(name_words, ref.container, page, plain, words=words, within=words_within)
+    return sorted(found, key=lambda s: s[1])
 
 
 def is_result_ref(ref: ElementRef) -> bool:

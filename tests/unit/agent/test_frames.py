@@ -247,3 +247,27 @@ def test_a_run_on_ending_in_a_bare_commit_is_two_clauses(goal: str, clauses: lis
     from agent.policy.decompose import split_clauses
 
     assert split_clauses(goal) == clauses
+
+
+@pytest.mark.parametrize(
+    ("goal", "name", "record"),
+    [
+        ("Find Casie in the contact book and click on their address.", "address", "casie"),
+        ("Locate Ana Silva in the directory, then open her profile", "profile", "ana silva"),
+        ("Look up Bob Stone in the staff list and click his phone number", "phone number", "bob stone"),
+        ("find Acme Ltd and click its website", "website", "acme ltd"),
+    ],
+)
+def test_find_then_their_thing_is_that_records_thing(goal: str, name: str, record: str) -> None:
+    reading = understand(goal)
+    assert [s.kind for s in reading.plan.steps] == ["click"]
+    ref = reading.contract.clauses[0].target
+    assert ref is not None and (ref.name, ref.container) == (name, record)
+    assert reading.contract.unaccounted == ()
+
+
+def test_a_find_without_a_pronoun_after_it_is_not_merged() -> None:
+    from agent.policy.decompose import merge_find
+
+    clauses = ["Find Casie in the contact book", "click Submit"]
+    assert merge_find(clauses) == (clauses, ())

@@ -202,3 +202,36 @@ def test_results_need_a_list_and_are_never_guessed_without_an_ordinal() -> None:
     assert resolve_ref(ElementRef(name="result"), _results_page("list")).ambiguous
     lone = page({"i": "q", "r": "inp", "n": "Search"}, {"i": "r0", "r": "link", "n": "Only one", "ctx": ["item: Only one"]})
     assert not resolve_ref(ElementRef(name="result", ordinal=1), lone).found
+
+
+def contact(name: str, goal_line: str = "", *, cards: bool = False) -> PageState:
+    """A details card whose values are links under plain-text captions."""
+    values = {"Phone": "531-159-6223", "Email": f"{name.lower()}@mail.example", "Address": "645 Stephenson Loop"}
+    nodes = [{"i": str(n), "r": "link", "n": v, **({"ctx": [f"card: {name}"]} if cards else {})} for n, v in enumerate(values.values(), 1)]
+    nodes.append({"i": "next", "r": "link", "n": ">"})
+    text = "\n".join([goal_line, name, *(f"{k}: {v}" for k, v in values.items()), "1", ">"] if goal_line else [name, *(f"{k}: {v}" for k, v in values.items())])
+    return PageState.from_v3(nodes, url=URL, text=text)
+
+
+@pytest.mark.parametrize(("said", "expected"), [("address", "3"), ("phone number", "1"), ("email", "2"), ("e-mail", "2")])
+def test_a_value_is_named_by_the_caption_on_its_line(said: str, expected: str) -> None:
+    found = resolve_ref(ElementRef(name=said), contact("Casie"))
+    assert [e.id for e in found.elements] == [expected]
+
+
+def test_the_record_is_the_title_above_the_captions_never_the_goal_shown_on_the_page() -> None:
+    goal = "Find Casie in the contact book and click on their address."
+    ref = ElementRef(name="address", container="Casie")
+    assert resolve_ref(ref, contact("Casie", goal)).element.id == "3"  # type: ignore[union-attr]
+    # Etti's card, with the goal (which says Casie) shown above it: not Casie's address.
+    assert not resolve_ref(ref, contact("Etti", goal)).found
+
+
+def test_a_captioned_value_in_a_card_is_found_through_the_card() -> None:
+    ref = ElementRef(name="address", container="Casie")
+    assert resolve_ref(ref, contact("Casie", cards=True)).element.id == "3"  # type: ignore[union-attr]
+    assert not resolve_ref(ref, contact("Etti", cards=True)).found
+
+
+def test_a_caption_for_something_else_names_nothing() -> None:
+    assert not resolve_ref(ElementRef(name="fax"), contact("Casie")).found

@@ -1,0 +1,84 @@
+"""Elements named by a caption in the page text, and the record they belong to.
+
+A details card often shows its values as links under captions that are plain text::
+
+    Casie
+    Phone: 531-159-6223
+    Email: casie@example.org
+    Address: 645 Stephenson Loop
+
+The address link is named "645 Stephenson Loop"; a person calls it "the address" — the
+caption on its line — and "Casie's address" when the name above the captioned lines is
+Casie. This reads both from the page text the client sends (one block per line): a line
+``<caption>: <element's own text>`` captions that element, and the record is the first line
+above it that is not captioned. A record that is not that line is never guessed: the
+element then is not Casie's, whatever else the page shows (the goal's own text included).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+from verification.elements import PageElement
+from verification.page import PageState
+
+_CAPTIONED: Final = re.compile(r"^(?P<caption>[^:·|]{1,40}?)\s*:\s*(?P<value>\S.*)$")
+MAX_CAPTIONED_LINES: Final = 12  # captioned lines a record may have above the element's
+
+Words = Callable[[str], tuple[str, ...]]
+Within = Callable[[tuple[str, ...], str], float]
+
+
+def caption_of(element: PageElement, lines: list[str]) -> tuple[str, int] | None:
+    """The caption on the element's line and that line's index, when the line is
+    ``<caption>: <the element's text>``."""
+    own = " ".join(element.name.split()).casefold()
+    if not own:
+        return None
+    for index, line in enumerate(lines):
+        match = _CAPTIONED.match(line)
+        if match is not None and " ".join(match.group("value").split()).casefold() == own:
+            return match.group("caption"), index
+    return None
+
+
+def record_line(lines: list[str], index: int) -> str | None:
+    """The first line above ``index`` that is not captioned (the record's title)."""
+    for back in range(index - 1, max(-1, index - 1 - MAX_CAPTIONED_LINES), -1):
+        if _CAPTIONED.match(lines[back]) is None:
+            return lines[back]
+    return None
+
+
+def named_by_caption(
+    name_words: tuple[str, ...],
+    record: str | None,
+    page: PageState,
+    candidates: list[tuple[int, PageElement]],
+    *,
+    words: Words,
+    within: Within,
+) -> list[tuple[float, int, PageElement]]:
+    """Candidates (page order, element) whose caption carries ``name_words`` ("phone number"
+    for "Phone:", "email" for "E-mail address:"), in the record named ``record`` when one is
+    given — scored like names."""
+    lines = [line.strip() for line in page.text_summary.splitlines() if line.strip()]
+    if len(lines) < 2 or not name_words:
+        return []
+    found: list[tuple[float, int, PageElement]] = []
+    for order, element in candidates:
+        captioned = caption_of(element, lines)
+        if captioned is None:
+            continue
+        caption, index = captioned
+        score = max(within(name_words, caption), within(words(caption), " ".join(name_words)))
+        if score == 0.0:
+            continue
+        if record is not None:
+            title = record_line(lines, index)
+            if title is None or within(words(record), title) == 0.0:
+                continue
+        found.append((score * 0.9, order, element))
+    return found
