@@ -29,8 +29,9 @@ from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
 from verification.actions import Action
-from verification.contract.model import SCROLL_STATES, Clause, ClauseResult, Contract, ElementRef, Evidence
+from verification.contract.model import Clause, ClauseResult, Contract, ElementRef, Evidence
 from verification.contract.reads import read_values
+from verification.contract.states import in_state, is_checked, state_candidates, state_now
 from verification.contract.refs import Resolution, describe_element, fold, matches, perceivable, resolve
 from verification.contract.values import listed, value_matches
 from verification.elements import PageElement
@@ -86,7 +87,7 @@ def _field_value(clause: Clause, page: PageState, step: int) -> tuple[str, str, 
     assert clause.target is not None
     if clause.value is None:
         return _not_yet(f"nothing read yet from {clause.read.describe() if clause.read else 'the page'}")
-    found = _state_candidates(clause.target, page, VALUE_ROLES)
+    found = state_candidates(clause.target, page, VALUE_ROLES)
     if not found.found:
         return _not_yet(found.reason)
     if clause.target.any:  # "type x into a text box": one that holds it is enough
@@ -98,10 +99,6 @@ def _field_value(clause: Clause, page: PageState, step: int) -> tuple[str, str, 
     element = found.elements[0]
     where = describe_element(element) if len(found.elements) == 1 else f"{len(found.elements)} fields"
     return _holds(f"{where} holds {clause.value!r}", Evidence(step=step, observation=f"{where} holds {clause.value!r}", element=where, value=element.value))
-
-
-def _checked(element: PageElement) -> bool:
-    return "checked" in element.states or "selected" in element.states
 
 
 def _choice(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
@@ -120,7 +117,7 @@ def _choice(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evide
     options = resolve(_option_ref(clause), page, roles=CHOICE_ROLES - {"button"})
     if options.found:
         element = options.elements[0]
-        if _checked(element):
+        if is_checked(element):
             seen = f"{describe_element(element)} is selected"
             return _holds(seen, Evidence(step=step, observation=seen, element=describe_element(element)))
         return _wrong(f"{describe_element(element)} is not selected")
@@ -147,42 +144,17 @@ def _option_ref(clause: Clause) -> ElementRef:
 def _control(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
     assert clause.target is not None and clause.state is not None
     roles = CHOICE_ROLES if clause.state in ("checked", "unchecked") else None
-    found = _state_candidates(clause.target, page, roles)
+    found = state_candidates(clause.target, page, roles)
     if not found.found:
         return _not_yet(found.reason)
     if clause.target.any:  # one in the wanted state is enough
-        element = next((e for e in found.elements if _in_state(e, clause.state)), found.elements[0])
+        element = next((e for e in found.elements if in_state(e, clause.state)), found.elements[0])
     else:  # the one element, or — for "every" — the first that is not yet in the state
-        element = next((e for e in found.elements if not _in_state(e, clause.state)), found.elements[0])
-    line = f"{describe_element(element)} is {_state_now(element, clause.state)}"
-    if _in_state(element, clause.state):
+        element = next((e for e in found.elements if not in_state(e, clause.state)), found.elements[0])
+    line = f"{describe_element(element)} is {state_now(element, clause.state)}"
+    if in_state(element, clause.state):
         return _holds(line, Evidence(step=step, observation=line, element=describe_element(element)))
     return _wrong(line)
-
-
-def _state_candidates(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> Resolution:
-    """The element a state clause is about — for "any checkbox", every one of the kind (one
-    in the wanted state is enough)."""
-    if ref.any:
-        return resolve(ref.model_copy(update={"any": False, "every": True}), page, roles=roles)
-    return resolve(ref, page, roles=roles)
-
-
-def _in_state(element: PageElement, state: str) -> bool:
-    if state in ("checked", "unchecked"):
-        return _checked(element) == (state == "checked")
-    if state in SCROLL_STATES:  # the page script's reading of where its content is scrolled
-        return state in element.states
-    return ("expanded" in element.states) == (state == "expanded")
-
-
-def _state_now(element: PageElement, state: str) -> str:
-    if state in ("checked", "unchecked"):
-        return "on" if _checked(element) else "off"
-    if state in SCROLL_STATES:
-        edge = next((s for s in SCROLL_STATES if s in element.states), None)
-        return f"scrolled to the {edge.removeprefix('scrolled-')}" if edge else "not scrolled to its top or bottom"
-    return "expanded" if "expanded" in element.states else "collapsed"
 
 
 def _page_text_count(page: PageState, value: str) -> int:
