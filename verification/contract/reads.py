@@ -24,6 +24,10 @@ _WORD: Final = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _PARAGRAPH_WORDS: Final = 4  # fewer words is a label, not a paragraph
 _CELL: Final = " · "  # between the cells of a table row in the page text
 _CLEAR_LEAD: Final = 2.0  # the longest block must be this many times the next to be "the" paragraph
+# Columns that a key-value table does not title: "the value of Last name" is the cell beside
+# the key "Last name" (or the text after "Last name:"), where no header names a "value" column.
+_VALUE_COLUMNS: Final = frozenset({"value", "entry"})
+_CAPTION: Final = re.compile(r"^(?P<key>[^:·|]{1,60}?)\s*:\s*(?P<value>\S.*)$")
 
 
 def _paragraph(page: PageState, goal: str) -> str | None:
@@ -70,6 +74,27 @@ def _cell(page: PageState, row: str, column: str) -> tuple[str, str] | None:
     return None
 
 
+def _keyed(page: PageState, key: str) -> tuple[str, str] | None:
+    """The value beside a key in a key-value layout: a two-cell row whose first cell is the
+    key ("Last name · Reynolds") or a line ``Last name: Reynolds`` — one such line, with the
+    key exactly (not a longer key that contains it), or nothing."""
+    wanted = words(key)
+    found: list[tuple[str, str]] = []
+    for line in page.text_summary.splitlines():
+        cells = [cell.strip() for cell in line.split(_CELL)]
+        if len(cells) == 2:
+            pair = cells[0], cells[1]
+        elif len(cells) == 1 and (caption := _CAPTION.match(cells[0])) is not None:
+            pair = caption.group("key"), caption.group("value").strip()
+        else:
+            continue
+        if pair[1] and words(pair[0]) == wanted:
+            found.append(pair)
+    if len(found) != 1:
+        return None
+    return found[0][1], f"the value beside {found[0][0]!r}"
+
+
 def _names_column(title: set[str], column: set[str]) -> bool:
     """"Phone" names the column "phone number", and "E-mail address" the column "email"."""
     return bool(title) and bool(column) and (title <= column or column <= title)
@@ -77,7 +102,10 @@ def _names_column(title: set[str], column: set[str]) -> bool:
 
 def _source_text(source: ValueSource, page: PageState, goal: str) -> tuple[str, str] | None:
     if source.row is not None and source.column is not None:
-        return _cell(page, source.row, source.column)
+        found = _cell(page, source.row, source.column)
+        if found is None and set(words(source.column)) <= _VALUE_COLUMNS:
+            found = _keyed(page, source.row)
+        return found
     if source.element is None:
         text = _paragraph(page, goal)
         return (text, "the paragraph") if text else None

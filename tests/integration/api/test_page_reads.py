@@ -44,3 +44,13 @@ async def test_a_cell_the_page_does_not_show_for_certain_is_never_typed(api: Api
     first = await send(api, form(), {}, "Type the email of Bob Stone into To and click Send", text=unclear)
     assert first["status"] != "completed"
     assert not first["action"].startswith("setValue(")
+
+
+async def test_the_value_beside_a_key_is_read_where_the_table_titles_no_column(api: Api) -> None:
+    details = "Profile\nFirst name · Melodee\nLast name · Reynolds\nLanguage · Bengali"
+    first = await send(api, form(), {}, "Enter the value of Last name into To and press Send", text=details)
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"] == 'setValue("to", "Reynolds")'
+    assert "Last name" in first["contract"]["clauses"][0]["read"]["observation"]
+    assert (await send(api, form("Reynolds"), ids, text=details))["action"] == 'click("send")'
+    assert (await send(api, form("Reynolds", sent=True), ids, text=details))["status"] == "completed"

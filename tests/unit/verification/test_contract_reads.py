@@ -161,3 +161,37 @@ def test_a_table_cell_is_read_by_its_row_and_column_header(layout: str, column: 
 def test_a_cell_that_is_not_certain_is_not_read(text: str, row: str, column: str) -> None:
     page = PageState.from_v3([{"i": "1", "r": "inp", "n": "To"}], url=URL, text=text)
     assert read_value(ValueSource(row=row, column=column), page) is None
+
+
+KEY_VALUE_LAYOUTS = {
+    "two-cell rows": "Gender · Male\nFirst name · Melodee\nLast name · Reynolds\nLanguage · Bengali",
+    "captions": "Profile\nFirst name: Melodee\nLast name: Reynolds\nLanguage: Bengali",
+    "rows after a title": "Details of the record\nLanguage · Bengali\nLast name · Reynolds",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(KEY_VALUE_LAYOUTS))
+def test_the_value_of_a_key_is_read_beside_it_where_no_column_is_titled(layout: str) -> None:
+    page = PageState.from_v3([{"i": "1", "r": "inp", "n": ""}], url=URL, text=KEY_VALUE_LAYOUTS[layout])
+    found = read_value(ValueSource(row="Last name", column="value"), page)
+    assert found is not None and found[0] == "Reynolds"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Last name · Reynolds\nLast name · Smith",  # the key twice: which one is not certain
+        "Maiden last name · Reynolds",  # a longer key that contains it is another key
+        "Name · Last name\nAna · Silva",  # a header row, not a key-value row: no such key
+        "Last name Reynolds",  # not a key-value layout
+    ],
+)
+def test_a_value_beside_a_key_that_is_not_certain_is_not_read(text: str) -> None:
+    page = PageState.from_v3([{"i": "1", "r": "inp", "n": ""}], url=URL, text=text)
+    assert read_value(ValueSource(row="Last name", column="value"), page) is None
+
+
+def test_a_titled_column_still_wins_over_the_key_value_reading() -> None:
+    text = "Key · Value · Note\nLast name · Reynolds · x"
+    page = PageState.from_v3([{"i": "1", "r": "inp", "n": ""}], url=URL, text=text)
+    assert read_value(ValueSource(row="Last name", column="value"), page) == ("Reynolds", "the 'Value' cell of the row for 'Last name'")
