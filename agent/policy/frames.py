@@ -56,7 +56,7 @@ from agent.policy.frame_parts import Frame
 from agent.policy.frame_parts import original as _original
 from agent.policy.frame_parts import step as _step
 from agent.policy.frame_parts import unquote as _unquote
-from agent.policy.value_frames import as_the, copy, find_word, set_list, with_widget
+from agent.policy.value_frames import as_the, copy, find_word, set_list, use_field, with_widget
 from planning import PlanStep
 
 _VALUE: Final = r"(?:\"[^\"]+\"|“[^”]+”|'[^']+'|[^\s,;]+)"
@@ -261,6 +261,7 @@ _FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
     _search,
     _toggle,
     with_widget,
+    use_field,
     as_the,
     set_list,
     _record,

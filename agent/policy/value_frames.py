@@ -47,6 +47,23 @@ _WITH_WIDGET: Final = (
 )
 
 
+# "use the textbox to enter "Renda"", "use the comment box to write hello": the field said first.
+_USE_FIELD: Final = re.compile(
+    r"^use\s+(?:the|a|an|your)\s+(?P<f>[a-z][a-z -]{0,40}?)\s+(?:below\s+|above\s+)?to\s+(?:enter|type|input|write|fill in|put in)\s+(?P<v>.+)$"
+)
+
+
+def use_field(raw: str, folded: str) -> Frame | None:
+    """A value typed with a field the sentence names before the value."""
+    match = _USE_FIELD.match(folded)
+    if match is None or re.search(_WIDGET, match.group("f")):
+        return None  # a slider or spinner is set by :func:`with_widget`
+    value = _unquote(_original(raw, folded, match.start("v"), match.end("v")))
+    field_ = match.group("f").strip()
+    step = _step("fill", f"Enter {value!r} in the {field_}", target=field_, value=value, criterion=f"the {field_} holds {value!r}")
+    return Frame([step], ("use", "below", "above"))
+
+
 def with_widget(raw: str, folded: str) -> Frame | None:
     """A value set with a slider or spinner, however the sentence orders the two."""
     for pattern in _WITH_WIDGET:

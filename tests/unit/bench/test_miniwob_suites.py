@@ -34,6 +34,13 @@ def test_the_unseen_group_is_on_neither_list() -> None:
     assert groups["unseen"] and not set(groups["unseen"]) & listed
 
 
+def test_the_fresh_group_shares_no_task_with_any_other_group() -> None:
+    groups = {g.name: g.tasks for g in load_suites().groups}
+    others = {task for name, tasks in groups.items() if name != "fresh" for task in tasks}
+    assert groups["fresh"] and not set(groups["fresh"]) & others
+    assert len(set(groups["fresh"])) == len(groups["fresh"])
+
+
 def test_every_out_of_scope_task_is_on_the_wide_list_with_a_reason() -> None:
     suites = load_suites()
     wide = set(read_task_list(WIDE))
