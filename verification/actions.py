@@ -140,6 +140,7 @@ def _quote(text: str) -> str:
 
 
 def _format_seconds(seconds: float) -> str:
+    seconds = float(seconds)  # an int has no is_integer() before Python 3.12
     if seconds.is_integer() and abs(seconds) < 1e15:
         return str(int(seconds))
     return repr(float(seconds))

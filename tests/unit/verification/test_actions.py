@@ -213,3 +213,9 @@ def test_parse_format_round_trip(action: Action) -> None:
     text = format_action(action)
     assert parse_action(text) == action
     assert format_action(parse_action(text)) == text
+
+
+@pytest.mark.parametrize(("seconds", "text"), [(2, "wait(2)"), (0, "wait(0)"), (1.5, "wait(1.5)"), (3.0, "wait(3)")])
+def test_a_wait_given_whole_seconds_as_an_int_formats_on_the_oldest_supported_python(seconds: float, text: str) -> None:
+    # int.is_integer() exists only from Python 3.12; the policy builds waits from ints.
+    assert format_action(Action(name="wait", seconds=seconds)) == text
