@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
-from app.schemas.common import ApiModel
+from app.schemas.common import ApiModel, FreeJson
 
 DomMode = Literal["semantic_v3", "semantic", "skeleton", "hybrid", "full"]
 TaskStatusOut = Literal["active", "completed", "failed", "needs_confirmation", "interrupted", "needs_user_input"]
@@ -27,7 +27,7 @@ class SemanticNodeV3(ApiModel):
     xy: list[float] | None = Field(default=None, min_length=2, max_length=2)
     f: int | None = Field(default=None, ge=0, description="Frame id (0 = main frame)")
     box: list[float] | None = Field(default=None, min_length=4, max_length=4)
-    scr: dict[str, Any] | None = Field(default=None, description="Scrollable container info")
+    scr: FreeJson | None = Field(default=None, description="Scrollable container info")
     occ: bool | None = Field(default=None, description="Occluded by a modal")
     ctx: list[Annotated[str, Field(max_length=200)]] | None = Field(
         default=None,
@@ -91,7 +91,7 @@ class InteractRequest(ApiModel):
     viewport: Viewport | None = None
     page_title: str | None = Field(default=None, max_length=2000)
     scroll_position: str | None = None
-    scrollable_containers: list[dict[str, Any]] | None = None
+    scrollable_containers: list[FreeJson] | None = None
     recent_events: list[str] | None = None
     has_errors: bool | None = None
     has_success: bool | None = None
@@ -122,7 +122,7 @@ class InteractRequest(ApiModel):
     session_id: str | None = Field(default=None, max_length=64)
     previous_url: str | None = Field(default=None, max_length=8192)
     last_action_status: Literal["success", "failure", "pending"] | None = None
-    last_action_error: str | dict[str, Any] | None = None
+    last_action_error: str | FreeJson | None = None
     last_executed_action_index: int | None = Field(default=None, ge=0)
     chain_partial_state: ChainPartialState | None = None
     client_observations: ClientObservationsIn | None = None

@@ -152,3 +152,23 @@ async def test_openapi_documents_the_error_shape(api: Api) -> None:
     for status in ("401", "404", "409", "413", "422", "429"):
         assert status in responses
     assert "ErrorResponse" in spec["components"]["schemas"]
+
+
+def _nested(levels: int) -> dict:  # type: ignore[type-arg]
+    value: dict = {"leaf": 1}  # type: ignore[type-arg]
+    for _ in range(levels):
+        value = {"x": value}
+    return value
+
+
+async def test_free_form_json_nested_past_any_real_page_is_422_and_changes_nothing(api: Api) -> None:
+    for field, body in [
+        ("interactiveTree[5].scr", {"interactiveTree": v3_tree(extra=[{"i": "9", "r": "btn", "n": "Odd", "scr": _nested(900)}])}),
+        ("lastActionError", {"interactiveTree": v3_tree(), "lastActionError": _nested(900)}),
+    ]:
+        response = await api.interact({"url": URL, "query": "click Save", **body})
+        assert response.status_code == 422, response.text
+        error = assert_error_shape(response.json(), "VALIDATION_FAILED")
+        assert any(e["field"].startswith(field) and "nested deeper than" in e["message"] for e in error["details"]["errors"])
+    shallow = await api.interact({"url": URL, "query": "click Save", "interactiveTree": v3_tree(), "lastActionError": _nested(3)})
+    assert shallow.status_code == 200, shallow.text
