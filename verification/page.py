@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from verification.elements import MessageKind, PageElement, PageInputError, PageMessage, collapse
+from verification.hashing import HtmlTooDeep
 from verification.html_extract import TEXT_SUMMARY_LIMIT, extract_html
 from verification.skeleton import MESSAGE_LIMIT, Skeleton, make_skeleton
 from verification.v3 import V3Parts, parse_v3_tree, v3_hash, v3_skeleton
@@ -130,7 +131,10 @@ class PageState:
         ``name``, else a positional key; hidden elements are kept and marked ``hidden``."""
         if not isinstance(html, str):
             raise PageInputError(f"dom: expected HTML text, got {type(html).__name__}")
-        extraction = extract_html(html, volatile_attributes=volatile_attributes)
+        try:
+            extraction = extract_html(html, volatile_attributes=volatile_attributes)
+        except HtmlTooDeep as exc:
+            raise PageInputError(f"dom: {exc}") from exc
         return cls(
             url=url,
             title=title if title is not None else extraction.title,

@@ -4,6 +4,8 @@ import pytest
 
 from tests.unit.verification.support import URL, html_page
 from verification import DEFAULT_VOLATILE_ATTRIBUTES, PageState, dom_hash
+from verification.elements import PageInputError
+from verification.hashing import MAX_HTML_DEPTH, nesting_depth
 
 BASE = html_page('<div class="card"><button id="s">Save</button><p>Hello world</p></div>')
 
@@ -118,3 +120,26 @@ def test_unterminated_script_is_hashed_not_dropped() -> None:
     a = html_page("<p>x</p><script>var a = 1")
     b = html_page("<p>x</p><script>var a = 2")
     assert dom_hash(a) != dom_hash(b)
+
+
+@pytest.mark.parametrize(
+    ("html", "depth"),
+    [
+        ("<div><div><span>x</span></div></div>", 3),
+        ("<ul>" + "<li>item" * 3000 + "</ul>", 1),  # end tags left out: each <li> closes the one before
+        ("<select>" + "<option>o" * 3000 + "</select>", 1),
+        ("<p>a<p>b<br><img src=x><input>" * 2000, 0),  # void and optional-end elements never nest
+        ("</div>" * 5000 + "<div>" * 1500, 1500),  # stray end tags do not hide the nesting after them
+        ("<section><article><div>" * 400 + "</div></article></section>" * 400, 1200),
+    ],
+)
+def test_nesting_depth_counts_levels_as_a_browser_nests_them(html: str, depth: int) -> None:
+    assert nesting_depth(html.encode()) == depth
+
+
+def test_a_page_deeper_than_the_bound_is_refused_before_parsing_and_a_real_one_is_not() -> None:
+    deep = "<div>" * (MAX_HTML_DEPTH + 1) + "<button>Save</button>"
+    with pytest.raises(PageInputError, match="nested 1002 levels deep"):
+        PageState.from_html(f"<html><body>{deep}</body></html>", url="https://a.example/")
+    fine = "<div>" * (MAX_HTML_DEPTH - 5) + "<button>Save</button>"
+    assert [e.name for e in PageState.from_html(f"<html><body>{fine}</body></html>", url="https://a.example/").elements] == ["Save"]

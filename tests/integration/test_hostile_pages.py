@@ -1,0 +1,74 @@
+"""A page built to hurt the parser, against a real ``stepwise serve``: a ``dom`` nested
+180 000 levels deep (1.98 MB, under every size limit) is refused with a typed 422 before it is
+parsed, and the worker keeps answering ``/healthz`` meanwhile."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.integration.test_serving import _env, _free_port, _wait
+
+DEPTH = 180_000  # 1.98 MB: under the 2 MB dom limit
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    env = _env(tmp_path / "stepwise.db")
+    key = subprocess.run(
+        [sys.executable, "-m", "app.cli", "keys", "create", "--tenant", "t1", "--user", "u1", "--name", "test"],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait(lambda: httpx.get(f"{base}/readyz", timeout=1).status_code == 200)
+        yield base, key
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_page_nested_deeper_than_any_real_one_is_refused_and_never_stalls_the_worker(server: tuple[str, str]) -> None:
+    base, key = server
+    dom = "<html><body>" + "<div>" * DEPTH + "<button>Save</button>" + "</div>" * DEPTH + "</body></html>"
+    answer: dict[str, httpx.Response] = {}
+
+    def post() -> None:
+        answer["interact"] = httpx.post(
+            f"{base}/api/agent/interact",
+            json={"url": "https://app.example/", "query": "Click Save", "dom": dom},
+            headers={"Authorization": f"Bearer {key}"},
+            timeout=60,
+        )
+
+    sender = threading.Thread(target=post)
+    sender.start()
+    health_ms = []
+    while sender.is_alive():
+        started = time.monotonic()
+        assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+        health_ms.append((time.monotonic() - started) * 1000)
+        time.sleep(0.02)
+    sender.join()
+    response = answer["interact"]
+    assert response.status_code == 422, response.text
+    error = response.json()["error"]
+    assert error["code"] == "INVALID_PAGE" and error["details"] == {"field": "dom"}
+    assert "nested" in error["message"] and "1000" in error["message"]
+    assert max(health_ms, default=0.0) < 5000  # answered throughout (a stalled loop would time out)
