@@ -25,9 +25,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final, Literal
-from urllib.parse import urljoin
 
-from agent.search.domains import host_allowed, host_of
+from agent.search.domains import host_allowed
 from verification import (
     Action,
     ActionSyntaxError,
@@ -35,6 +34,8 @@ from verification import (
     PageState,
     format_action,
     parse_action,
+    same_origin_or_upgrade,
+    web_url,
 )
 
 RejectCode = Literal[
@@ -121,14 +122,21 @@ def _navigate(
     action: Action, page: PageState, allowed_domains: Collection[str], text: str
 ) -> Action | ActionRejected:
     raw = (action.value or "").strip()
-    url = urljoin(page.url, raw) if page.url and "://" not in raw else raw
-    host = host_of(url)
-    if host is None:
-        return _reject("URL_NOT_ALLOWED", f"navigate needs an http(s) URL, got {raw[:200]!r}", text)
-    if not host_allowed(host, allowed_domains):
+    here = web_url(page.url) if page.url else None
+    target = web_url(raw, base=here.href if here is not None else None)
+    if target is None:
+        return _reject("URL_NOT_ALLOWED", f"navigate needs an http(s) URL with a host, got {raw[:200]!r}", text)
+    if not host_allowed(target.host, allowed_domains):
         allowed = ", ".join(sorted(allowed_domains)) or "none"
-        return _reject("URL_NOT_ALLOWED", f"{host!r} is outside the task's sites ({allowed})", text)
-    return Action(name="navigate", value=url)
+        return _reject("URL_NOT_ALLOWED", f"{target.host!r} is outside the task's sites ({allowed})", text)
+    if here is not None and not same_origin_or_upgrade(target, here):
+        return _reject(
+            "URL_NOT_ALLOWED",
+            f"{target.scheme}://{target.host}:{target.port} is another service than this page's "
+            f"({here.scheme}, port {here.port})",
+            text,
+        )
+    return Action(name="navigate", value=target.href)
 
 
 def validate_action(

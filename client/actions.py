@@ -18,6 +18,7 @@ from playwright.async_api import Locator
 
 from client.errors import ActionError
 from client.input_values import SET_AS_VALUE, same_value, shaped
+from verification import web_url
 from verification.contract.values import parse_number
 from client.snapshot import PageProbe
 from verification import Action, ActionSyntaxError, parse_action
@@ -266,8 +267,8 @@ async def _select_native(locator: Locator, info: dict[str, Any], option: str, ti
 
 
 async def _navigate(probe: PageProbe, url: str) -> None:
-    if not url.lower().startswith(("http://", "https://", "file://", "about:")):
-        raise ActionError(f"navigate: refusing to open {url!r}", code="BAD_ACTION")
+    if web_url(url) is None:
+        raise ActionError(f"navigate: refusing to open {url!r} (only http(s) URLs with a host)", code="BAD_ACTION")
     try:
         await probe.page.goto(url, wait_until="domcontentloaded", timeout=NAVIGATION_TIMEOUT_MS)
     except PlaywrightError as exc:

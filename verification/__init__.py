@@ -62,6 +62,7 @@ from verification.verdict import (
     VerdictRequest,
     VerificationVerdict,
 )
+from verification.urls import WebUrl, same_origin_or_upgrade, web_url
 
 __all__ = [
     "ACTION_NAMES",
@@ -108,6 +109,9 @@ __all__ = [
     "contract_unproven",
     "describe_element",
     "canonical_json",
+    "WebUrl",
+    "same_origin_or_upgrade",
+    "web_url",
     "check_next_goal",
     "diff_skeletons",
     "dom_hash",

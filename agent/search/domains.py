@@ -13,7 +13,8 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable
 from typing import Final
-from urllib.parse import urlsplit
+
+from verification import web_url
 
 _GENERIC_SECOND_LEVEL: Final[frozenset[str]] = frozenset(
     {
@@ -62,15 +63,10 @@ _SHARED_HOSTING: Final[frozenset[str]] = frozenset(
 
 
 def host_of(url: str) -> str | None:
-    """Lower-case host of an absolute http(s) URL, without port or trailing dot; else ``None``."""
-    try:
-        parts = urlsplit(url.strip())
-        host = parts.hostname
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not host:
-        return None
-    return host.rstrip(".").lower() or None
+    """Lower-case host of an absolute http(s) URL, without port or trailing dot, as the
+    browser reads the URL (WHATWG); else ``None``."""
+    parsed = web_url(url)
+    return parsed.host if parsed is not None else None
 
 
 def _is_ip(host: str) -> bool:

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from app.schemas.common import ApiModel, FreeJson
+from verification import web_url
 
 DomMode = Literal["semantic_v3", "semantic", "skeleton", "hybrid", "full"]
 TaskStatusOut = Literal["active", "completed", "failed", "needs_confirmation", "interrupted", "needs_user_input"]
@@ -130,9 +131,8 @@ class InteractRequest(ApiModel):
     @field_validator("url")
     @classmethod
     def _url_scheme(cls, value: str) -> str:
-        lowered = value.lower()
-        if not lowered.startswith(("http://", "https://", "file://", "about:", "chrome-extension://")):
-            raise ValueError("url must be an http(s) URL of the page")
+        if web_url(value) is None:  # read as the browser reads it (WHATWG), not as urlsplit does
+            raise ValueError("url must be the page's http(s) URL, with a host (file:, data:, about: … are no web page)")
         return value
 
     @model_validator(mode="after")

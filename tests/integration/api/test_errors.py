@@ -172,3 +172,10 @@ async def test_free_form_json_nested_past_any_real_page_is_422_and_changes_nothi
         assert any(e["field"].startswith(field) and "nested deeper than" in e["message"] for e in error["details"]["errors"])
     shallow = await api.interact({"url": URL, "query": "click Save", "interactiveTree": v3_tree(), "lastActionError": _nested(3)})
     assert shallow.status_code == 200, shallow.text
+
+
+async def test_a_page_url_the_browser_would_not_read_as_a_web_page_is_422(api: Api) -> None:
+    for url in ["file:///etc/passwd", "http://", "javascript:alert(1)", "data:text/html,hi", "about:blank", "https://"]:
+        response = await api.interact({"url": url, "query": "click Save", "dom": save_form()})
+        assert response.status_code == 422, (url, response.text)
+        assert assert_error_shape(response.json(), "VALIDATION_FAILED")["details"]["errors"][0]["field"] == "url"

@@ -105,3 +105,43 @@ def test_select_without_known_options_accepts_any_value() -> None:
     plain = page(el("c", "listbox", "Colour"))
     result = validate_action('select("c", "Teal")', plain, allowed_domains=ALLOWED)
     assert isinstance(result, ValidatedAction) and result.action.value == "Teal"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://evil.com\\@app.example.com/",  # urlsplit reads app.example.com; the browser goes to evil.com
+        "https://evil.com\\@example.com/",
+        "https://example.com@evil.com/",
+        "https://app.example.com:6379/",  # an allowed host, another service on it
+        "http://app.example.com/",  # a downgrade from the https page
+        "https://app.example.com:8443/",
+        "data:text/html,<script>alert(1)</script>",
+        "file:///etc/passwd",
+        "http://",
+        "//evil.com/x",  # scheme-relative: another host
+    ],
+)
+def test_navigation_is_checked_where_the_browser_would_go(url: str) -> None:
+    result = check(Action(name="navigate", value=url))
+    assert isinstance(result, ActionRejected) and result.code == "URL_NOT_ALLOWED", result
+
+
+@pytest.mark.parametrize(
+    ("page_url", "url", "expected"),
+    [
+        ("http://app.example.com/", "https://app.example.com/x", "https://app.example.com/x"),  # the upgrade
+        ("http://10.0.0.5:8080/home", "/admin", "http://10.0.0.5:8080/admin"),
+        ("https://App.Example.com./", "HTTPS://APP.EXAMPLE.COM:443/a/../b", "https://app.example.com/b"),
+    ],
+)
+def test_navigation_on_the_same_origin_or_an_upgrade_is_allowed_in_the_browsers_spelling(page_url: str, url: str, expected: str) -> None:
+    allowed = ("example.com", "10.0.0.5")
+    result = validate_action(Action(name="navigate", value=url), page(url=page_url), allowed_domains=allowed)
+    assert isinstance(result, ValidatedAction), result
+    assert result.action.value == expected
+
+
+def test_another_port_of_an_internal_host_is_refused() -> None:
+    result = validate_action(Action(name="navigate", value="http://10.0.0.5:6379/"), page(url="http://10.0.0.5:8080/"), allowed_domains=("10.0.0.5",))
+    assert isinstance(result, ActionRejected) and "port" in result.reason
