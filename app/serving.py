@@ -15,6 +15,8 @@ forwards SIGINT/SIGTERM as a graceful shutdown.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import gc
 import logging
 import multiprocessing
@@ -22,6 +24,7 @@ import os
 import shutil
 import signal
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -35,6 +38,7 @@ APP: Final = "app.main:create_app"
 STARTUP_FAILURE: Final = 3  # uvicorn's exit code for a worker that could not start
 SHUTDOWN_GRACE_S: Final = 30.0
 _RESTART_BACKOFF_S: Final = 1.0
+_PR_SET_PDEATHSIG: Final = 1  # linux/prctl.h
 GC_GEN0_THRESHOLD: Final = 50_000
 
 log = logging.getLogger("stepwise.serve")
@@ -119,10 +123,30 @@ def listening_socket(options: ServeOptions) -> socket.socket:
     return sock
 
 
-def _worker(options: ServeOptions) -> None:  # runs in the child process
+def _die_with(parent: int) -> None:
+    """A worker outlives no supervisor: the kernel sends it SIGTERM when the supervisor dies
+    however it dies (kill -9 included), so no orphan keeps serving on the port. Linux has the
+    parent-death signal; elsewhere a thread watches for the parent to change."""
+    libc_name = ctypes.util.find_library("c")
+    libc = ctypes.CDLL(libc_name, use_errno=True) if libc_name else None
+    if sys.platform.startswith("linux") and libc is not None and libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM) == 0:
+        if os.getppid() != parent:  # it died before the signal was armed
+            os.kill(os.getpid(), signal.SIGTERM)
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="stepwise-parent-watch", daemon=True).start()
+
+
+def _worker(options: ServeOptions, parent: int) -> None:  # runs in the child process
     # Out of the terminal's process group: Ctrl-C reaches the supervisor only, which then
     # sends one SIGTERM (a second signal would make uvicorn drop in-flight requests).
     os.setpgrp()
+    _die_with(parent)
 
     config = uvicorn.Config(APP, factory=True, log_level=options.log_level)
     _Server(config).run(sockets=[listening_socket(options)])
@@ -179,7 +203,7 @@ class _Supervisor:
 
     def _start(self) -> BaseProcess:
         process = self._context.Process(
-            target=_worker, args=(self._options,), name="stepwise-worker"
+            target=_worker, args=(self._options, os.getpid()), name="stepwise-worker"
         )
         process.start()
         return process

@@ -186,6 +186,27 @@ def test_a_dead_worker_is_replaced_and_sigterm_stops_everything(
         )
 
 
+def _gone(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    try:
+        return "zombie" in status.read_text()
+    except OSError:
+        return True
+
+
+def test_workers_die_with_their_supervisor_even_when_it_is_killed(
+    two_workers: tuple[subprocess.Popen[bytes], int],
+) -> None:
+    proc, port = two_workers
+    workers = _workers(proc.pid, port)
+    assert len(workers) == 2
+    proc.kill()  # SIGKILL: the supervisor cannot stop its workers itself
+    proc.wait(timeout=10)
+    _wait(lambda: all(_gone(pid) for pid in workers), timeout=20)
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+
+
 def test_a_taken_port_fails_before_any_worker_starts(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
