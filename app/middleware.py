@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 import uuid
+from typing import Final
 
 import structlog
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -13,6 +16,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from observability import end_request_context, start_request_context
 
 log = structlog.get_logger(__name__)
+
+# How much of a refused body is still read so that its sender gets the 413 (see _drain).
+DRAIN_BYTES: Final = 64 * 1024 * 1024
+DRAIN_SECONDS: Final = 15.0
 
 
 class BodyTooLarge(StarletteHTTPException):
@@ -81,6 +88,8 @@ class BodySizeLimitMiddleware:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_body_bytes:
+                    if message.get("more_body", False):
+                        await _drain(receive)
                     raise BodyTooLarge(self.max_body_bytes)
             return message
 
@@ -105,16 +114,31 @@ class BodySizeLimitMiddleware:
                         "details": {"limit": "max_body_bytes", "value": self.max_body_bytes},
                     }
                 },
+                close=True,
             )
 
 
-async def _send_json(send: Send, status: int, body: dict[str, object]) -> None:
+async def _drain(receive: Receive) -> None:
+    """Read and drop the rest of a refused body, within bounds, before answering. A client
+    that sends its whole body without waiting (a browser's fetch, urllib) reads the 413 only
+    if the server does not close on unread bytes: the kernel then answers with a reset, and
+    the client sees a dropped connection instead of the JSON error."""
+    drained = 0
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(DRAIN_SECONDS):
+            while drained <= DRAIN_BYTES:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                drained += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return
+
+
+async def _send_json(send: Send, status: int, body: dict[str, object], *, close: bool = False) -> None:
     payload = json.dumps(body).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())],
-        }
-    )
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})

@@ -4,10 +4,13 @@ parsed, and the worker keeps answering ``/healthz`` meanwhile."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,3 +75,22 @@ def test_a_page_nested_deeper_than_any_real_one_is_refused_and_never_stalls_the_
     assert error["code"] == "INVALID_PAGE" and error["details"] == {"field": "dom"}
     assert "nested" in error["message"] and "1000" in error["message"]
     assert max(health_ms, default=0.0) < 5000  # answered throughout (a stalled loop would time out)
+
+
+@pytest.mark.parametrize("megabytes", [5, 30])
+def test_a_body_over_the_limit_sent_whole_without_waiting_gets_the_413_json(server: tuple[str, str], megabytes: int) -> None:
+    # urllib, like a browser's fetch, sends the whole body without "Expect: 100-continue".
+    base, key = server
+    body = b'{"url": "https://app.example/", "query": "x", "dom": "' + b"a" * (megabytes * 1_000_000) + b'"}'
+    request = urllib.request.Request(
+        f"{base}/api/agent/interact",
+        data=body,
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 413
+    error = json.loads(refused.value.read())["error"]
+    assert error["code"] == "PAYLOAD_TOO_LARGE" and error["details"]["limit"] == "max_body_bytes"
+    assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
