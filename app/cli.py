@@ -58,11 +58,18 @@ async def _keys_dev(settings: Settings) -> str:
         await store.close()
 
 
-def _serve(host: str, port: int, reload: bool, workers: int) -> int:
+def _serve(settings: Settings, host: str, port: int, reload: bool, workers: int) -> int:
     from app.serving import ServeError, ServeOptions, serve
 
+    options = ServeOptions(
+        host=host,
+        port=port,
+        header_timeout_s=settings.header_timeout_s,
+        keep_alive_s=settings.keep_alive_s,
+        max_connections=settings.max_connections,
+    )
     try:
-        return serve(ServeOptions(host=host, port=port), workers=workers, reload=reload)
+        return serve(options, workers=workers, reload=reload)
     except ServeError as exc:
         print(f"stepwise serve: {exc}", file=sys.stderr)
         return 1
@@ -119,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Stepwise on http://{args.host}:{args.port}  (API docs: http://{args.host}:{args.port}/docs)", file=sys.stderr)
         if args.workers < 1:
             parser.error("--workers must be at least 1")
-        return _serve(args.host, args.port, args.reload, args.workers)
+        return _serve(settings, args.host, args.port, args.reload, args.workers)
     if args.command == "db":
         backend = asyncio.run(_db_init(settings))
         print(f"database ready ({backend})")

@@ -21,6 +21,7 @@ import gc
 import logging
 import multiprocessing
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -30,9 +31,11 @@ import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
-from typing import Final
+from typing import Any, Final
 
 import uvicorn
+
+from app.connections import head_deadline_protocol
 
 APP: Final = "app.main:create_app"
 STARTUP_FAILURE: Final = 3  # uvicorn's exit code for a worker that could not start
@@ -53,6 +56,30 @@ class ServeOptions:
     host: str
     port: int
     log_level: str = "warning"
+    header_timeout_s: float = 10.0  # a request head (line + headers) must arrive within this
+    keep_alive_s: float = 5.0  # an idle keep-alive connection is closed after this
+    max_connections: int | None = None  # per worker; more get a 503 (None: from the fd limit)
+
+    def uvicorn_config(self, **extra: Any) -> uvicorn.Config:
+        """uvicorn's configuration with Stepwise's connection limits (app/connections.py)."""
+        return uvicorn.Config(
+            APP,
+            factory=True,
+            log_level=self.log_level,
+            http=head_deadline_protocol(self.header_timeout_s),
+            timeout_keep_alive=max(1, round(self.keep_alive_s)),
+            limit_concurrency=self.max_connections or default_max_connections(),
+            **extra,
+        )
+
+
+def default_max_connections() -> int:
+    """Connections one worker serves at once: what its descriptor limit leaves after the
+    database, logs and outgoing clients (64 kept back), at most 1 000."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 1000
+    return max(16, min(1000, soft - 64))
 
 
 def serve(options: ServeOptions, *, workers: int = 1, reload: bool = False) -> int:
@@ -70,10 +97,7 @@ def serve(options: ServeOptions, *, workers: int = 1, reload: bool = False) -> i
         )
         return 0
     if workers <= 1:
-        config = uvicorn.Config(
-            APP, factory=True, host=options.host, port=options.port, log_level=options.log_level
-        )
-        _Server(config).run()
+        _Server(options.uvicorn_config(host=options.host, port=options.port)).run()
         return 0
     _check_port_free(options)
     return _Supervisor(options, workers).run()
@@ -148,8 +172,7 @@ def _worker(options: ServeOptions, parent: int) -> None:  # runs in the child pr
     os.setpgrp()
     _die_with(parent)
 
-    config = uvicorn.Config(APP, factory=True, log_level=options.log_level)
-    _Server(config).run(sockets=[listening_socket(options)])
+    _Server(options.uvicorn_config()).run(sockets=[listening_socket(options)])
 
 
 class _Supervisor:

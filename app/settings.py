@@ -76,6 +76,13 @@ class Settings(BaseSettings):
     max_query_chars: int = Field(default=2_000, ge=1, description="Longest `query` accepted")
     max_steps: int = Field(default=50, ge=1, description="Steps per task before MAX_STEPS_EXCEEDED")
     task_idle_minutes: int = Field(default=30, ge=1, description="Active tasks idle longer become interrupted")
+    header_timeout_s: float = Field(
+        default=10.0, gt=0, le=300, description="A connection must send a whole request head within this (slowloris guard)"
+    )
+    keep_alive_s: float = Field(default=5.0, gt=0, le=300, description="Idle keep-alive connections are closed after this")
+    max_connections: int | None = Field(
+        default=None, ge=1, description="Connections one worker serves at once (503 past it); default from the fd limit"
+    )
 
     # --- logging ---------------------------------------------------------------------
     log_level: str = Field(default="INFO")

@@ -5,6 +5,7 @@ parsed, and the worker keeps answering ``/healthz`` meanwhile."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import threading
@@ -22,9 +23,13 @@ from tests.integration.test_serving import _env, _free_port, _wait
 DEPTH = 180_000  # 1.98 MB: under the 2 MB dom limit
 
 
+HEAD_TIMEOUT_S = 1.5
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, str]]:
     env = _env(tmp_path / "stepwise.db")
+    env["STEPWISE_HEADER_TIMEOUT_S"] = str(HEAD_TIMEOUT_S)
     key = subprocess.run(
         [sys.executable, "-m", "app.cli", "keys", "create", "--tenant", "t1", "--user", "u1", "--name", "test"],
         env=env, capture_output=True, text=True, check=True,
@@ -94,3 +99,32 @@ def test_a_body_over_the_limit_sent_whole_without_waiting_gets_the_413_json(serv
     error = json.loads(refused.value.read())["error"]
     assert error["code"] == "PAYLOAD_TOO_LARGE" and error["details"]["limit"] == "max_body_bytes"
     assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+
+
+def _closed_by_server(sock: socket.socket, within: float) -> bool:
+    sock.settimeout(within)
+    try:
+        return sock.recv(1) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_silent_and_slowloris_connections_are_closed_and_others_still_served(server: tuple[str, str]) -> None:
+    base, _key = server
+    port = int(base.rsplit(":", 1)[1])
+    silent = [socket.create_connection(("127.0.0.1", port)) for _ in range(60)]
+    slow = socket.create_connection(("127.0.0.1", port))
+    try:
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        for _ in range(3):  # a header byte at a time, never the blank line that ends the head
+            time.sleep(0.3)
+            slow.sendall(b"X")
+        assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+        assert all(_closed_by_server(s, within=HEAD_TIMEOUT_S + 3) for s in silent)
+        assert _closed_by_server(slow, within=HEAD_TIMEOUT_S + 3)
+        assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200
+    finally:
+        for s in [*silent, slow]:
+            s.close()
