@@ -57,6 +57,7 @@ class InteractInput:
     last_action_status: Literal["success", "failure", "pending"] | None = None
     last_action_error: str | None = None
     last_executed_action_index: int | None = None
+    step_index: int | None = None  # the stepIndex of the answer whose action the client executed
     chain_executed_actions: tuple[str, ...] = ()
     chain_total_actions: int | None = None
     client_observations: ClientObservations | None = None
@@ -82,3 +83,4 @@ class InteractOutcome:
     usage: dict[str, Any] = field(default_factory=dict)
     server_ms: float = 0.0
     model_ms: float = 0.0
+    replayed: bool = False  # a re-sent request, answered with the stored answer of its step

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskCon
 from agent.graph import interact_graph
 from agent.inputs import InteractInput, InteractOutcome
 from agent.progress import TaskProgress
+from agent.replay import check_step, replayed_outcome
 from agent.state import GraphContext, InteractState
 from cost import UsageService
 from observability import bind_ids, interact_trace_name
@@ -34,13 +36,18 @@ class _Loaded:
     session_is_new: bool
     is_new_task: bool
     previous_actions: list[TaskAction]
+    replay: TaskAction | None = None  # a re-sent continuation: this step's answer is sent again
 
 
 async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
-    loaded = await _load(request, ctx, deps)
-    task, session = loaded.task, loaded.session
     page = _page_state(request)
+    loaded = await _load(request, ctx, deps, page)
+    task, session = loaded.task, loaded.session
+    if loaded.replay is not None:
+        log.info("interact.replayed", step_index=loaded.replay.step_index)
+        replayed = replayed_outcome(task, session.id, loaded.replay)
+        return dataclasses.replace(replayed, server_ms=(time.perf_counter() - started) * 1000)
     state: InteractState = {
         "input": request,
         "page": page,
@@ -77,7 +84,7 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
     return _answer(final, session, usage.as_response(), (time.perf_counter() - started) * 1000)
 
 
-async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> _Loaded:
+async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps, page: PageState) -> _Loaded:
     """The task this request continues (tenant-scoped, lifecycle-checked) or a provisional one."""
     session = await _requested_session(request, ctx, deps)
     if request.task_id is None:
@@ -102,6 +109,13 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps) ->
     if session is None:
         session = await _task_session(task, ctx, deps)
     bind_ids(session_id=session.id, task_id=task.id)
+    # Every step (a task has at most max_steps) for the history summary; only the newest
+    # with its page, which is what verification compares with.
+    previous = await deps.store.actions.recent(ctx.tenant_id, task.id, deps.config.max_steps)
+    if request.step_index is not None:
+        again = check_step(task, request.step_index, previous[-1] if previous else None, page)
+        if again is not None:  # checked before the task's status: the lost answer may have ended it
+            return _Loaded(task, session, False, False, previous, replay=again)
     if task.status in TERMINAL_TASK_STATUSES:
         raise TaskFinished(
             f"Task {task.id!r} is {task.status}; start a new task without taskId",
@@ -112,9 +126,6 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps) ->
     if task.status == "interrupted":
         log.info("task.resumed", previous_status=task.status)
         task = task.model_copy(update={"status": "active"})
-    # Every step (a task has at most max_steps) for the history summary; only the newest
-    # with its page, which is what verification compares with.
-    previous = await deps.store.actions.recent(ctx.tenant_id, task.id, deps.config.max_steps)
     return _Loaded(task, session, False, False, previous)
 
 

@@ -142,6 +142,9 @@ class _Runner:
             if task_id is None and result.steps:
                 log.warning("client.task_lost tab=%s: starting a new task", self.tab_key)
             body = self._body(snapshot, task_id, result.session_id, report if task_id else None)
+            executed = result.steps[-1].server_step_index if result.steps and task_id and not recovered else None
+            if isinstance(executed, int):
+                body["stepIndex"] = executed  # which answer this reports on: a re-send is answered again, not re-run
             sent = time.monotonic()
             answer = await self.api.interact(body)
             last_url = snapshot.url

@@ -109,6 +109,11 @@ class TaskAction(Record):
         default=None, description="Verdict on this action, filled when the next request verified it"
     )
     metrics: dict[str, Any] = Field(default_factory=dict)
+    answer: dict[str, Any] | None = Field(
+        default=None,
+        description="What the client was answered for this step (status, thought, action, verdict, contract): "
+        "a re-sent request gets it back instead of a new step",
+    )
     created_at: datetime = Field(default_factory=utcnow)
 
 

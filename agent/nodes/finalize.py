@@ -5,6 +5,7 @@ from typing import Any
 import structlog
 from langgraph.runtime import Runtime
 
+from agent.contracts import contract_summary
 from agent.progress import fingerprint
 from agent.state import GraphContext, InteractState, StepOutcome
 from observability import record_task_finished
@@ -46,6 +47,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "clause_hits": list(hits),
             "target": target,
         },
+        answer=_answer_snapshot(state),
         created_at=now,
     )
     task_state = {**task.state, "progress": progress.model_dump(mode="json")}
@@ -88,6 +90,21 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         record_task_finished(stored.status)
     log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version)
     return {"stored_task": stored}
+
+
+def _answer_snapshot(state: InteractState) -> dict[str, Any]:
+    """What this step answers, as a re-sent request will get it back (agent.replay)."""
+    outcome, contract, verification = state["outcome"], state.get("contract"), state.get("verification")
+    return {
+        "status": outcome.status,
+        "thought": outcome.thought,
+        "action": outcome.action,
+        "decided_by": outcome.decided_by,
+        "expected_outcome": outcome.expected_outcome,
+        "failure_code": outcome.failure_code if outcome.status in ("failed", "needs_confirmation") else None,
+        "verification": verification.model_dump(mode="json") if verification is not None else None,
+        "contract": contract_summary(contract) if contract is not None else None,
+    }
 
 
 def _aimed_at(contract: Contract | None, outcome: StepOutcome, page: PageState) -> tuple[tuple[str, ...], str | None]:

@@ -59,6 +59,7 @@ def _to_input(body: InteractRequest) -> InteractInput:
         last_action_status=body.last_action_status,
         last_action_error=body.last_action_error_text(),
         last_executed_action_index=body.last_executed_action_index,
+        step_index=body.step_index,
         chain_executed_actions=tuple(chain.executed_actions) if chain else (),
         chain_total_actions=chain.total_actions_in_chain if chain else None,
         client_observations=observations,
@@ -104,4 +105,5 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         needs_user_input=outcome.needs_user_input,
         usage=UsageOut.model_validate(outcome.usage) if outcome.usage else UsageOut(),
         metrics=MetricsOut(server_ms=round(outcome.server_ms, 2), model_ms=round(outcome.model_ms, 2), steps=outcome.step_index + 1),
+        replayed=outcome.replayed,
     )

@@ -124,7 +124,23 @@ class InteractRequest(ApiModel):
     previous_url: str | None = Field(default=None, max_length=8192)
     last_action_status: Literal["success", "failure", "pending"] | None = None
     last_action_error: str | FreeJson | None = None
-    last_executed_action_index: int | None = Field(default=None, ge=0)
+    step_index: int | None = Field(
+        default=None,
+        ge=0,
+        description=(
+            "The `stepIndex` of the answer whose action the client executed, echoed back. With it a re-sent "
+            "continuation (the answer was lost) gets the same answer again (`replayed: true`) instead of a new "
+            "step, and a stale one is a 409; without it every continuation is a new step"
+        ),
+    )
+    last_executed_action_index: int | None = Field(
+        default=None,
+        ge=0,
+        description=(
+            "Index of the last action of a chain the client executed. Stepwise does not send chains yet, so this "
+            "is accepted for forward compatibility and not read; `stepIndex` is what marks the step"
+        ),
+    )
     chain_partial_state: ChainPartialState | None = None
     client_observations: ClientObservationsIn | None = None
 
@@ -270,3 +286,6 @@ class InteractResponse(ApiModel):
     needs_user_input: dict[str, Any] | None = None
     needs_full_dom: bool = False
     has_org_knowledge: bool = False
+    replayed: bool = Field(
+        default=False, description="True when this answers a re-sent request with the answer already given for its step"
+    )

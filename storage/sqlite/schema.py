@@ -118,7 +118,10 @@ _V1: tuple[str, ...] = (
 )
 
 #: (version, statements). Append new migrations; never edit an applied one.
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1),)
+# The answer of each step, kept so that a re-sent continuation is answered again, not re-run.
+_V2: tuple[str, ...] = ("ALTER TABLE task_actions ADD COLUMN answer TEXT",)
+
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 

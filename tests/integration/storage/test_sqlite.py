@@ -10,7 +10,7 @@ import pytest
 
 from storage import FinalizeBatch, SqliteStore, StorageError, StoreUnavailable
 from storage.sqlite import path_from_url
-from storage.sqlite.schema import SCHEMA_VERSION
+from storage.sqlite.schema import MIGRATIONS, SCHEMA_VERSION
 from tests.integration.storage.builders import TENANT_A, next_step, start_task, task
 
 
@@ -44,7 +44,24 @@ async def test_file_is_created_in_wal_mode_with_a_schema_version(tmp_path: Path)
     await store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        assert conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [
+            (version,) for version in range(1, SCHEMA_VERSION + 1)
+        ]
+
+
+async def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "stepwise.db"
+    with sqlite3.connect(path) as conn:  # as a version-1 server left it
+        conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+        for statement in MIGRATIONS[0][1]:
+            conn.execute(statement)
+        conn.execute("INSERT INTO schema_version VALUES (1, '2026-11-01T00:00:00Z')")
+    store = SqliteStore.from_url(f"sqlite:///{path}")
+    await store.init()
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        assert "answer" in [row[1] for row in conn.execute("PRAGMA table_info(task_actions)")]
+        assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == SCHEMA_VERSION
 
 
 async def test_memory_database_works_for_one_store() -> None:
