@@ -18,18 +18,24 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 import orjson
-from fastapi import Request, Response
+from fastapi import HTTPException, Request, Response
 from fastapi.routing import APIRoute
 
 _LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 REPLACEMENT: Final = "\ufffd"
+_WITH_BODY: Final = frozenset({"POST", "PUT", "PATCH"})
 
 
 def decode_json(body: bytes) -> Any:
     try:
         return orjson.loads(body)
     except orjson.JSONDecodeError:
-        return _valid_text(json.loads(body))  # raises json.JSONDecodeError if not JSON at all
+        pass
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:  # not UTF-8 at all: the same 400 as any other invalid JSON
+        raise json.JSONDecodeError(f"the body is not UTF-8 text ({exc.reason})", "", 0) from exc
+    return _valid_text(json.loads(text))  # raises json.JSONDecodeError if not JSON at all
 
 
 def _valid_text(value: Any) -> Any:
@@ -49,13 +55,23 @@ class JsonRequest(Request):
         return self._json
 
 
+def is_json_media_type(content_type: str) -> bool:
+    """``application/json`` or a ``+json`` type, whatever the parameters (``; charset=utf-8``)."""
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
 class JsonRoute(APIRoute):
-    """A route whose JSON body is read by :func:`decode_json`."""
+    """A route whose JSON body is read by :func:`decode_json`; a body sent as anything but
+    JSON (a form, text) is a 415 before it is read."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handle = super().get_route_handler()
 
         async def handler(request: Request) -> Response:
+            content_type = request.headers.get("content-type")
+            if request.method in _WITH_BODY and content_type and not is_json_media_type(content_type):
+                raise HTTPException(415, f"Send the body as application/json, not {content_type.split(';')[0]!r}")
             return await handle(JsonRequest(request.scope, request.receive))
 
         return handler

@@ -179,3 +179,33 @@ async def test_a_page_url_the_browser_would_not_read_as_a_web_page_is_422(api: A
         response = await api.interact({"url": url, "query": "click Save", "dom": save_form()})
         assert response.status_code == 422, (url, response.text)
         assert assert_error_shape(response.json(), "VALIDATION_FAILED")["details"]["errors"][0]["field"] == "url"
+
+
+async def test_a_body_that_is_not_sent_as_json_is_415(api: Api) -> None:
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        response = await api.client.post(
+            "/api/agent/interact", content=b'{"url": "https://a.example/"}', headers={**api.headers(), "Content-Type": content_type}
+        )
+        assert response.status_code == 415, (content_type, response.text)
+        assert "application/json" in assert_error_shape(response.json(), "UNSUPPORTED_MEDIA_TYPE")["message"]
+    charset = await api.client.post(
+        "/api/agent/interact",
+        content=b'{"url": "https://clinic.example/", "query": "click Save", "interactiveTree": []}',
+        headers={**api.headers(), "Content-Type": "application/json; charset=utf-8"},
+    )
+    assert charset.status_code != 415
+
+
+async def test_random_bytes_sent_as_json_are_the_documented_400(api: Api) -> None:
+    response = await api.client.post(
+        "/api/agent/interact", content=bytes(range(256)) * 4, headers={**api.headers(), "Content-Type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert_error_shape(response.json(), "INVALID_JSON")
+
+
+async def test_json_with_bytes_that_are_not_utf8_is_the_documented_400(api: Api) -> None:
+    for body in (b'{"url": "\xff\xfe"}', b"\xff\xfe{", b"\xef\xbb\xbf{}" + b"\x80"):
+        response = await api.client.post("/api/agent/interact", content=body, headers={**api.headers(), "Content-Type": "application/json"})
+        assert response.status_code == 400, (body, response.text)
+        assert_error_shape(response.json(), "INVALID_JSON")
