@@ -46,10 +46,11 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
-run: install chromium
+# The API needs no browser: only `stepwise run`, the demo, benchmarks and tests drive Chromium.
+run: install
 	mkdir -p data
 	$(VENV)/bin/stepwise db init
-	$(VENV)/bin/stepwise keys dev
+	$(VENV)/bin/stepwise keys dev --server http://$(HOST):$(PORT)
 	$(VENV)/bin/stepwise serve --host $(HOST) --port $(PORT)
 
 test: install-test chromium

@@ -4,19 +4,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.metadata
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from app.auth import issue_key
-from app.settings import Settings, get_settings
-from cost.cli import add_usage_arguments, usage_command
-from storage import Store, hash_api_key, open_store
+# Everything else is imported where a command needs it: `stepwise --help` starts in a
+# fraction of a second instead of loading the web stack, the SDKs and the store.
+if TYPE_CHECKING:
+    from app.settings import Settings
+    from storage import ApiKey, Store
 
 DEV_KEY_FILE = Path("data/dev-api-key")
 
 
+def _version() -> str:
+    try:
+        return importlib.metadata.version("stepwise")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def _store(settings: Settings) -> Store:
+    from storage import open_store
+
     return open_store(settings.database_url, settings.mongodb_uri, mongo_db_name=settings.mongodb_db)
 
 
@@ -30,6 +42,8 @@ async def _db_init(settings: Settings) -> str:
 
 
 async def _keys_create(settings: Settings, tenant: str, user: str, name: str) -> str:
+    from app.auth import issue_key
+
     store = _store(settings)
     try:
         await store.init()
@@ -39,8 +53,42 @@ async def _keys_create(settings: Settings, tenant: str, user: str, name: str) ->
         await store.close()
 
 
+async def _keys_list(settings: Settings, tenant: str) -> list[ApiKey]:
+    store = _store(settings)
+    try:
+        await store.init()
+        return await store.api_keys.list(tenant)
+    finally:
+        await store.close()
+
+
+async def _keys_revoke(settings: Settings, tenant: str, key_id: str) -> bool:
+    from storage import utcnow
+
+    store = _store(settings)
+    try:
+        await store.init()
+        return await store.api_keys.revoke(tenant, key_id, utcnow())
+    finally:
+        await store.close()
+
+
+def _print_keys(keys: list[ApiKey]) -> None:
+    if not keys:
+        print("no keys")
+        return
+    print(f"{'id':<34} {'prefix':<14} {'user':<16} {'created':<20} {'revoked':<20} name")
+    for key in keys:
+        revoked = key.revoked_at.strftime("%Y-%m-%d %H:%M") if key.revoked_at else "-"
+        created = key.created_at.strftime("%Y-%m-%d %H:%M")
+        print(f"{key.id:<34} {key.prefix + '…':<14} {key.user_id:<16} {created:<20} {revoked:<20} {key.name}")
+
+
 async def _keys_dev(settings: Settings) -> str:
     """A development key for tenant ``dev``, kept in data/dev-api-key and reused while it is valid."""
+    from app.auth import issue_key
+    from storage import hash_api_key
+
     store = _store(settings)
     try:
         await store.init()
@@ -77,6 +125,7 @@ def _serve(settings: Settings, host: str, port: int, reload: bool, workers: int)
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stepwise", description="Stepwise: backend for browser agents")
+    parser.add_argument("--version", action="version", version=f"stepwise {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="start the HTTP API")
@@ -95,10 +144,20 @@ def main(argv: list[str] | None = None) -> int:
     create.add_argument("--tenant", required=True)
     create.add_argument("--user", required=True)
     create.add_argument("--name", default="")
-    keys_sub.add_parser("dev", help="print the development key (created on first use)")
+    dev = keys_sub.add_parser("dev", help="print the development key (created on first use)")
+    dev.add_argument("--server", default="http://127.0.0.1:8000", help="the server's address, for the hint printed")
+    listing = keys_sub.add_parser("list", help="a tenant's keys: id, prefix, user, created, revoked (never the secret)")
+    listing.add_argument("--tenant", required=True)
+    revoke = keys_sub.add_parser("revoke", help="revoke a key by its id (from `keys list`); it stops working at once")
+    revoke.add_argument("--tenant", required=True)
+    revoke.add_argument("key_id")
 
     usage = sub.add_parser("usage", help="model usage and cost of a tenant, from the billing rows")
-    add_usage_arguments(usage)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["usage"]:
+        from cost.cli import add_usage_arguments
+
+        add_usage_arguments(usage)
 
     run = sub.add_parser("run", help="run a goal in a real headless Chromium through Stepwise")
     run.add_argument("goal", help='the goal, e.g. "Add a new patient named Jas"')
@@ -114,12 +173,13 @@ def main(argv: list[str] | None = None) -> int:
     bench_sub = bench.add_subparsers(dest="bench_command", required=True)
     bench_sub.add_parser("miniwob", help="MiniWoB++ task success (options: see --help)", add_help=False)
 
-    argv = sys.argv[1:] if argv is None else argv
     if argv[:2] == ["bench", "miniwob"]:
         from bench.miniwob.run import main as miniwob_main
 
         return miniwob_main(argv[2:])
     args = parser.parse_args(argv)
+    from app.settings import get_settings
+
     settings = get_settings()
 
     if args.command == "serve":
@@ -138,10 +198,19 @@ def main(argv: list[str] | None = None) -> int:
         print(secret)
         print("Store this key now: it is not shown again.", file=sys.stderr)
         return 0
+    if args.command == "keys" and args.keys_command == "list":
+        _print_keys(asyncio.run(_keys_list(settings, args.tenant)))
+        return 0
+    if args.command == "keys" and args.keys_command == "revoke":
+        if asyncio.run(_keys_revoke(settings, args.tenant, args.key_id)):
+            print(f"revoked {args.key_id}")
+            return 0
+        print(f"stepwise keys revoke: no key {args.key_id!r} for tenant {args.tenant!r}", file=sys.stderr)
+        return 1
     if args.command == "keys" and args.keys_command == "dev":
         secret = asyncio.run(_keys_dev(settings))
         print(f"Development API key (tenant 'dev'): {secret}")
-        print(f'Try: curl -H "Authorization: Bearer {secret}" http://127.0.0.1:8000/readyz')
+        print(f'Try: curl -H "Authorization: Bearer {secret}" {args.server.rstrip("/")}/readyz')
         return 0
     if args.command == "run":
         from client.run_cli import run_command
@@ -156,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return demo_main([])
     if args.command == "usage":
+        from cost.cli import usage_command
+
         return usage_command(args, store=_store(settings))
     parser.error("unknown command")
     return 2

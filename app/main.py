@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 import structlog
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 
 from agent import AgentConfig, AgentDeps
 from agent.llm import gateway_from_settings
@@ -89,6 +90,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.include_router(health.router)
     # Outermost first: request context wraps the body limit so a 413 is logged too.
     app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=settings.max_body_bytes)
+    if settings.cors_origins:  # the extension's own origin(s): chrome-extension://<id>
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+            expose_headers=["Retry-After", "X-Request-ID"],
+            max_age=600,
+        )
     app.add_middleware(RequestContextMiddleware)
     obs.install(app)  # /api/usage, /metrics, 500 handler, request latency (outermost)
     return app

@@ -7,10 +7,10 @@ model key). Each integration switches on when its settings are present.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "secret", "xxx", "your-key-here", "todo"}
 
@@ -69,7 +69,15 @@ class Settings(BaseSettings):
     sentry_dsn: SecretStr | None = Field(default=None, validation_alias=AliasChoices("SENTRY_DSN"))
 
     # --- limits ----------------------------------------------------------------------
-    rate_limit_per_minute: int = Field(default=10, ge=1, description="Interact requests per user per minute")
+    rate_limit_per_minute: int = Field(
+        default=60,
+        ge=1,
+        description="Interact requests per user per minute (an agent stepping every second and a person trying it by hand both stay under 60)",
+    )
+    cors_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Origins allowed to call the API from a browser, comma-separated: chrome-extension://<extension id>",
+    )
     max_body_bytes: int = Field(default=4_000_000, ge=1024, description="Largest request body accepted")
     max_dom_chars: int = Field(default=2_000_000, ge=1000, description="Largest `dom` string accepted")
     max_tree_nodes: int = Field(default=3_000, ge=1, description="Most `interactiveTree` nodes accepted")
@@ -95,6 +103,13 @@ class Settings(BaseSettings):
     @property
     def langfuse_enabled(self) -> bool:
         return bool(self.langfuse_public_key and self.langfuse_secret_key)
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [origin.strip().rstrip("/") for origin in value.split(",") if origin.strip()]
+        return value
 
     @model_validator(mode="after")
     def _reject_placeholder_secrets(self) -> Settings:

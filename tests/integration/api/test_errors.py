@@ -209,3 +209,18 @@ async def test_json_with_bytes_that_are_not_utf8_is_the_documented_400(api: Api)
         response = await api.client.post("/api/agent/interact", content=body, headers={**api.headers(), "Content-Type": "application/json"})
         assert response.status_code == 400, (body, response.text)
         assert_error_shape(response.json(), "INVALID_JSON")
+
+
+async def test_the_extension_origin_is_allowed_by_cors_and_others_are_not(make_api) -> None:  # type: ignore[no-untyped-def]
+    origin = "chrome-extension://abcdefghijklmnopabcdefghijklmnop"
+    api = await make_api(cors_origins=f"{origin}, https://console.example/")
+    preflight = await api.client.options(
+        "/api/agent/interact",
+        headers={"Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type"},
+    )
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] == origin
+    allowed = await api.client.get("/healthz", headers={"Origin": "https://console.example"})
+    assert allowed.headers.get("access-control-allow-origin") == "https://console.example"
+    other = await api.client.get("/healthz", headers={"Origin": "https://evil.example"})
+    assert "access-control-allow-origin" not in other.headers
