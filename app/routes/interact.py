@@ -11,7 +11,7 @@ from app.deps import Deps, InteractContext, SettingsDep
 from app.errors import ERROR_RESPONSES
 from app.limits import check_interact_limits
 from app.schemas.common import camelize
-from app.schemas.interact import ContractOut, InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
+from app.schemas.interact import ActionDetailsOut, ContractOut, InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
 router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=JsonRoute)
@@ -92,6 +92,7 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
     return InteractResponse(
         thought=outcome.thought,
         action=outcome.action,
+        action_details=ActionDetailsOut.of(outcome.action) if outcome.action else None,
         task_id=outcome.task_id,
         session_id=outcome.session_id,
         status=outcome.status,

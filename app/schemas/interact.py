@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from app.schemas.common import ApiModel, FreeJson
-from verification import web_url
+from verification import ActionSyntaxError, parse_action, web_url
 
 DomMode = Literal["semantic_v3", "semantic", "skeleton", "hybrid", "full"]
 TaskStatusOut = Literal["active", "completed", "failed", "needs_confirmation", "interrupted", "needs_user_input"]
@@ -166,8 +166,30 @@ class InteractRequest(ApiModel):
         return str(err.get("message") or err)
 
 
+class ActionDetailsOut(ApiModel):
+    """The action as data: what an extension dispatches on, instead of parsing `action`."""
+
+    name: str = Field(
+        description="click, setValue, select, scroll, press, hover, navigate, goBack, wait, googleSearch, finish or fail"
+    )
+    target: str | None = Field(default=None, description="The element id (`i` of the V3 tree, `data-llm-id` in HTML)")
+    value: str | None = Field(
+        default=None, description="Text to type, option to select, key, URL, direction, search query, or the reason of fail()"
+    )
+    seconds: float | None = Field(default=None, description="How long wait() waits")
+
+    @classmethod
+    def of(cls, action: str) -> ActionDetailsOut | None:
+        try:
+            parsed = parse_action(action)
+        except ActionSyntaxError:
+            return None
+        return cls(name=parsed.name, target=parsed.target, value=parsed.value, seconds=parsed.seconds)
+
+
 class ChainActionOut(ApiModel):
     action: str
+    action_details: ActionDetailsOut | None = None
     description: str
     index: int
     can_fail: bool = False
@@ -263,7 +285,10 @@ class MetricsOut(ApiModel):
 
 class InteractResponse(ApiModel):
     thought: str
-    action: str
+    action: str = Field(description='The next action in the action grammar, e.g. click("4"); empty when there is none')
+    action_details: ActionDetailsOut | None = Field(
+        default=None, description="`action` as structured data (null when there is no action)"
+    )
     actions: list[ChainActionOut] | None = None
     chain_metadata: ChainMetadataOut | None = None
     task_id: str | None = Field(description="Send it back with the next request (null when no task was created)")

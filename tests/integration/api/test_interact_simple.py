@@ -15,6 +15,7 @@ async def test_single_action_goal_is_answered_without_a_model_and_completes_once
     assert first.status_code == 200, first.text
     body = first.json()
     assert body["action"] == 'click("4")'
+    assert body["actionDetails"] == {"name": "click", "target": "4", "value": None, "seconds": None}
     assert body["status"] == "active"
     assert body["decidedBy"] == "policy"
     assert body["stepIndex"] == 0
@@ -27,6 +28,7 @@ async def test_single_action_goal_is_answered_without_a_model_and_completes_once
     assert second.status_code == 200, second.text
     done = second.json()
     assert done["action"] == "finish()"
+    assert done["actionDetails"]["name"] == "finish"
     assert done["status"] == "completed"
     assert done["verification"]["success"] is True
     assert done["verification"]["tier"] == 1
@@ -125,3 +127,8 @@ async def test_text_cut_inside_an_emoji_is_kept_with_a_replacement_character(api
         "/api/agent/interact", content=html.encode(), headers={**api.headers(), "content-type": "application/json"}
     )
     assert response.status_code == 200, response.text
+
+
+async def test_a_typed_value_travels_as_structured_action_details(api: Api) -> None:
+    body = (await api.interact({"url": URL, "query": "Type 'Jas \"JJ\" Smith' into Name", "interactiveTree": v3_tree()})).json()
+    assert body["actionDetails"] == {"name": "setValue", "target": "3", "value": 'Jas "JJ" Smith', "seconds": None}
