@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 import structlog
 
 from agent.context import AgentDeps, RequestContext
 from agent.contracts import contract_summary
-from agent.errors import SessionNotFound, TaskNotFound
+from agent.errors import SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
 from cost import TaskCost, task_cost
-from urllib.parse import urlsplit
-
-from storage import Store, CorrectionRecord, Message, Session, Task, TaskAction, VerificationRecordRow
+from storage import (
+    TERMINAL_TASK_STATUSES,
+    CorrectionRecord,
+    Message,
+    Session,
+    Store,
+    Task,
+    TaskAction,
+    TaskConflict,
+    VerificationRecordRow,
+)
 from verification import Contract
 
 log = structlog.get_logger(__name__)
@@ -102,3 +111,36 @@ async def session_messages(session_id: str, ctx: RequestContext, deps: AgentDeps
 async def session_tasks(session_id: str, ctx: RequestContext, deps: AgentDeps) -> list[Task]:
     await get_session(session_id, ctx, deps)
     return await deps.store.tasks.list(ctx.tenant_id, session_id)
+
+
+async def list_tasks(
+    ctx: RequestContext,
+    deps: AgentDeps,
+    *,
+    status: str | None = None,
+    session_id: str | None = None,
+    limit: int = 20,
+    created_before: datetime | None = None,
+) -> list[Task]:
+    """The tenant's tasks, newest first, one page of them."""
+    return await deps.store.tasks.list(ctx.tenant_id, session_id, limit, status=status, created_before=created_before)
+
+
+CANCELLED: Final = "CANCELLED"
+
+
+async def cancel_task(task_id: str, ctx: RequestContext, deps: AgentDeps) -> Task:
+    """Stop a task that has not ended: it fails with CANCELLED (and takes no more steps).
+    A finished task is a 409; a request that steps the task at the same moment wins or
+    loses by the task's version, never both."""
+    task = await deps.store.tasks.get(ctx.tenant_id, task_id)
+    if task is None:
+        raise TaskNotFound(f"No task {task_id!r}", details={"taskId": task_id})
+    if task.status in TERMINAL_TASK_STATUSES:
+        raise TaskFinished(f"Task {task_id!r} is already {task.status}", details={"taskId": task_id, "status": task.status})
+    try:
+        cancelled = await deps.store.tasks.fail(ctx.tenant_id, task_id, task.version, CANCELLED, "Cancelled by the user")
+    except TaskConflict as exc:
+        raise TaskConflictError("The task moved while it was being cancelled; try again", details={"taskId": task_id}) from exc
+    log.info("task.cancelled", task_id=task_id)
+    return cancelled

@@ -68,8 +68,16 @@ class TaskRepository(Protocol):
         """The most recently updated ``active`` task of the session (optionally on that URL)."""
     async def expire_stale(self, tenant_id: str, session_id: str, older_than: datetime) -> int:
         """Mark ``active`` tasks not updated since ``older_than`` as ``interrupted``; returns how many."""
-    async def list(self, tenant_id: str, session_id: str | None = None, limit: int = 50) -> list[Task]:
-        """Newest first."""
+    async def list(
+        self,
+        tenant_id: str,
+        session_id: str | None = None,
+        limit: int = 50,
+        *,
+        status: str | None = None,
+        created_before: datetime | None = None,
+    ) -> list[Task]:
+        """Newest first; optionally of one status, and created before a time (the next page)."""
     async def fail(
         self, tenant_id: str, task_id: str, expected_version: int, code: str, reason: str
     ) -> Task:

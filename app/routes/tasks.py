@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 import agent
 from app.json_body import JsonRoute
@@ -10,9 +13,49 @@ from app.deps import Context, Deps, bind_path_ids
 from app.errors import ERROR_RESPONSES
 from app.schemas.common import camelize
 from app.schemas.interact import ContractOut
-from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut
+from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut, TaskListOut, TaskSummaryOut
+from storage import Task, TaskStatus
 
 router = APIRouter(prefix="/api/tasks", tags=["tasks"], responses=ERROR_RESPONSES, route_class=JsonRoute)
+
+
+def _summary(task: Task) -> TaskSummaryOut:
+    return TaskSummaryOut(
+        task_id=task.id,
+        session_id=task.session_id,
+        query=task.query,
+        url=task.url,
+        status=task.status,
+        failure_code=task.failure_code,
+        step_index=task.step_index,
+        created_at=task.created_at,
+        updated_at=task.updated_at,
+    )
+
+
+@router.get("", response_model=TaskListOut, summary="The tenant's tasks, newest first, a page at a time")
+async def list_tasks(
+    ctx: Context,
+    deps: Deps,
+    status: Annotated[TaskStatus | None, Query(description="Only tasks in this status")] = None,
+    session_id: Annotated[str | None, Query(alias="sessionId", max_length=64, description="Only this session's tasks")] = None,
+    limit: Annotated[int, Query(ge=1, le=100, description="Tasks per page")] = 20,
+    before: Annotated[datetime | None, Query(description="`nextBefore` of the previous page")] = None,
+) -> TaskListOut:
+    tasks = await agent.list_tasks(ctx, deps, status=status, session_id=session_id, limit=limit + 1, created_before=before)
+    page = tasks[:limit]
+    return TaskListOut(tasks=[_summary(t) for t in page], next_before=page[-1].created_at if len(tasks) > limit else None)
+
+
+@router.post(
+    "/{task_id}/cancel",
+    response_model=TaskSummaryOut,
+    summary="Stop a task: it fails with CANCELLED and takes no more steps",
+    description="409 TASK_FINISHED when the task had already ended.",
+)
+async def cancel_task(task_id: str, ctx: Context, deps: Deps) -> TaskSummaryOut:
+    bind_path_ids(task_id=task_id)
+    return _summary(await agent.cancel_task(task_id, ctx, deps))
 
 
 @router.get("/{task_id}", response_model=TaskDetailOut, summary="A task and all its steps")

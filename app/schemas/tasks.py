@@ -105,6 +105,17 @@ class TaskSummaryOut(ApiModel):
     status: str
     step_index: int
     updated_at: datetime
+    session_id: str | None = None
+    url: str | None = None
+    failure_code: str | None = None
+    created_at: datetime | None = None
+
+
+class TaskListOut(ApiModel):
+    tasks: list[TaskSummaryOut] = Field(description="Newest first")
+    next_before: datetime | None = Field(
+        default=None, description="Pass as `before` for the next page; null on the last page"
+    )
 
 
 class SessionTasksOut(ApiModel):

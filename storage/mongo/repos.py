@@ -133,11 +133,21 @@ class MongoTasks(_Repo):
         return int(result.modified_count)
 
     async def list(
-        self, tenant_id: str, session_id: str | None = None, limit: int = 50
+        self,
+        tenant_id: str,
+        session_id: str | None = None,
+        limit: int = 50,
+        *,
+        status: str | None = None,
+        created_before: datetime | None = None,
     ) -> list[Task]:
         query: dict[str, Any] = {"tenant_id": tenant_id}
         if session_id is not None:
             query["session_id"] = session_id
+        if status is not None:
+            query["status"] = status
+        if created_before is not None:
+            query["created_at"] = {"$lt": to_utc(created_before)}
         docs = await self._db[TASKS.name].find(query).sort(NEWEST_FIRST).limit(limit).to_list()
         return TASKS.from_docs(docs)
 

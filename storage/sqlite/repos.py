@@ -138,13 +138,25 @@ class SqliteTasks(_Repo):
         )
 
     async def list(
-        self, tenant_id: str, session_id: str | None = None, limit: int = 50
+        self,
+        tenant_id: str,
+        session_id: str | None = None,
+        limit: int = 50,
+        *,
+        status: str | None = None,
+        created_before: datetime | None = None,
     ) -> list[Task]:
         sql = f"SELECT {TASKS.select} FROM tasks WHERE tenant_id = ?"
         params: list[object] = [tenant_id]
         if session_id is not None:
             sql += " AND session_id = ?"
             params.append(session_id)
+        if status is not None:
+            sql += " AND status = ?"
+            params.append(status)
+        if created_before is not None:
+            sql += " AND created_at < ?"
+            params.append(iso(created_before))
         sql += " ORDER BY created_at DESC, seq DESC LIMIT ?"
         rows = await self._db.fetch_all(sql, [*params, limit])
         return TASKS.from_rows(rows)

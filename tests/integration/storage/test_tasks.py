@@ -36,6 +36,16 @@ async def test_list_is_newest_first_and_filters_by_session(store: Store) -> None
     assert [t.query for t in await store.tasks.list(TENANT_A, limit=1)] == ["10"]
 
 
+async def test_list_filters_by_status_and_pages_by_creation_time(store: Store) -> None:
+    s = session()
+    for minutes, status in ((40, "failed"), (30, "active"), (20, "completed"), (10, "failed")):
+        await _new(store, s.id, query=f"{minutes}", status=status, created_at=ago(minutes=minutes))
+    assert [t.query for t in await store.tasks.list(TENANT_A, status="failed")] == ["10", "40"]
+    assert [t.query for t in await store.tasks.list(TENANT_A, created_before=ago(minutes=15))] == ["20", "30", "40"]
+    assert [t.query for t in await store.tasks.list(TENANT_A, s.id, 1, status="failed", created_before=ago(minutes=15))] == ["40"]
+    assert await store.tasks.list(TENANT_B, status="failed") == []
+
+
 async def test_find_active_returns_the_most_recently_updated_active_task(store: Store) -> None:
     s = session()
     await _new(store, s.id, query="old", updated_at=ago(minutes=5))
