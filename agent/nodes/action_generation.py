@@ -100,6 +100,7 @@ def _advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tupl
             return None, decision.reason or f"cannot act on step {step.index}"
         step.status = "in_progress"
         step.attempts += 1
+        step.explored.extend(decision.explored)
         return (
             Candidate(
                 action=decision.action,

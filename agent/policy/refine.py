@@ -36,6 +36,7 @@ class StepDecision:
     reason: str = ""
     completes_step: bool = True  # False when the action is one of several the step needs
     probe: bool = False  # an exploring move: that it changes nothing is information, not a failure
+    explored: tuple[str, ...] = ()  # the exploring move's keys: the step remembers them, never to repeat it
 
 
 def _act(name: str, element: PageElement | None = None, value: str | None = None, seconds: float | None = None) -> Action:
@@ -288,5 +289,5 @@ def _expand(step: PlanStep, page: PageState, ref: ElementRef | None, plan: Plan)
 
 
 def _reveal(page: PageState, step: PlanStep) -> StepDecision:
-    move = reveal(page, step.target, step.attempts)
-    return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False, probe=True)
+    move = reveal(page, step.target, step.explored)
+    return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False, probe=True, explored=move.keys)
