@@ -184,3 +184,26 @@ async def test_a_target_in_no_tab_is_reported_missing_after_each_tab_once(api: A
     assert reply["status"] == "failed", seen
     clicks = [a for a in seen if a.startswith("click(")]
     assert clicks == ['click("t1")', 'click("t2")'], seen
+
+
+async def test_a_target_a_popup_came_over_is_never_clicked_while_covered(api: Api) -> None:
+    clear = [{"i": "n", "r": "inp", "n": "Name", "v": ""}, {"i": "e", "r": "btn", "n": "Export"}]
+    covered = [
+        {"i": "n", "r": "inp", "n": "Name", "v": "", "occ": True, "s": "disabled"},
+        {"i": "e", "r": "btn", "n": "Export", "occ": True},
+        {"i": "ok", "r": "btn", "n": "OK"},
+        {"i": "x", "r": "btn", "n": "Cancel"},
+    ]
+    first = await answer(api, clear, {}, goal='Type "Ann" into the name field and click Export')
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"] == 'setValue("n", "Ann")'
+    # The popup came up on focus and the value did not land: close it (never its OK), then type again.
+    second = await answer(api, covered, ids)
+    assert second["action"] == 'click("x")', second
+    # Closing it brought up another popup over the form: the retry waits, the new one is closed.
+    again = [*covered[:2], {"i": "ok2", "r": "btn", "n": "Subscribe"}, {"i": "no", "r": "btn", "n": "No thanks"}]
+    third = await answer(api, again, ids)
+    assert third["action"] == 'click("no")', third
+    seen = [second["action"], third["action"]]
+    assert not any(a.startswith(('setValue("n"', 'click("e")', 'click("ok")')) for a in seen), seen
+    assert (await answer(api, clear, ids))["action"] == 'setValue("n", "Ann")'
