@@ -9,6 +9,7 @@ proves the goal done is read from the same steps by :mod:`agent.policy.understan
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agent.policy.frames import read_frame
@@ -32,8 +33,8 @@ _CLAUSE_SPLIT = re.compile(
 _GERUND = {"clicking": "click", "pressing": "press", "selecting": "select", "typing": "type", "entering": "enter", "choosing": "choose", "tapping": "tap"}
 _BY_MEANS = re.compile(r"^.+?\bby\s+(" + "|".join(_GERUND) + r")\b\s*(?P<rest>.*)$")
 _CONTEXT_ONLY = re.compile(r"^(?:navigate|go|browse)\s+(?:through|around|in)\b")
-def _alternatives(phrases: object) -> str:
-    return "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))  # type: ignore[call-overload]
+def _alternatives(phrases: Iterable[str]) -> str:
+    return "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
 
 
 # "Switch between the tabs to find", "expand the sections below, to find", "scroll down to find".
