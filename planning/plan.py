@@ -41,6 +41,9 @@ class PlanStep(BaseModel):
     attempts: int = Field(default=0, ge=0, description="Actions issued for this step so far")
     clause: str | None = Field(default=None, description="The goal-contract clause this step makes true, if any")
     reopened: int = Field(default=0, ge=0, description="Times the step was reopened because its clause did not hold")
+    explored: list[str] = Field(
+        default_factory=list, description="The exploring moves made for this step (a section or tab opened, a menu item hovered…), never made twice"
+    )
 
 
 class Plan(BaseModel):

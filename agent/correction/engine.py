@@ -82,15 +82,17 @@ def _from_suggestion(
         log.info("correction.suggestion_rejected", code=checked.code)
         return None
     kind = checked.action.name
-    if (s.strategy == "RETRY_WITH_DELAY" and kind != "wait") or (
-        s.strategy == "SCROLL_INTO_VIEW" and kind != "scroll"
+    if (
+        (s.strategy == "RETRY_WITH_DELAY" and kind != "wait")
+        or (s.strategy == "SCROLL_INTO_VIEW" and kind != "scroll")
+        or (s.strategy == "DISMISS_POPUP" and (kind != "click" or checked.action.target == action.target))
     ):
         return None
     if s.strategy == "ALTERNATIVE_SELECTOR" and (
         checked.text == text or (action.target and checked.action.target == action.target)
     ):
         return None
-    retry = text if s.strategy in ("RETRY_WITH_DELAY", "SCROLL_INTO_VIEW") else None
+    retry = text if s.strategy in ("RETRY_WITH_DELAY", "SCROLL_INTO_VIEW", "DISMISS_POPUP") else None
     return CorrectionDecision(
         s.strategy, checked.text, s.reason, attempt, decided_by="model", retry_action=retry
     )
@@ -149,6 +151,6 @@ async def plan_correction(
                 )
                 return decision
     label = target_label_for(action, page, goal, step_description, target_label)
-    decision = ladder_correction(action, verification, page, label, attempt, limits, allowed)
+    decision = ladder_correction(action, verification, page, label, attempt, limits, allowed, goal=goal)
     log.info("correction.decided", strategy=decision.strategy, decided_by="policy", attempt=attempt)
     return decision

@@ -7,6 +7,8 @@ from collections.abc import Collection
 from agent.action_validation import ActionRejected, validate_action
 from agent.correction.schema import CorrectionDecision, CorrectionLimits, fail_decision
 from agent.policy import TargetRef, match_elements, parse_goal
+from agent.policy.explore import dismiss_control
+from agent.policy.text import words
 from verification import Action, PageElement, PageState, VerificationResult, format_action
 
 
@@ -60,6 +62,8 @@ def ladder_correction(
     attempt: int,
     limits: CorrectionLimits,
     allowed: Collection[str],
+    *,
+    goal: str = "",
 ) -> CorrectionDecision:
     text = format_action(action)
     retry = CorrectionDecision(
@@ -87,6 +91,16 @@ def ladder_correction(
             if attempt == 1
             else fail_decision(f"Element {action.target!r} is gone", attempt, "NO_RECOVERY")
         )
+    if element is not None and element.occluded and not offscreen(element, page):
+        dismiss = _popup_to_dismiss(element, page, goal)
+        if dismiss is not None:
+            return CorrectionDecision(
+                "DISMISS_POPUP",
+                format_action(Action(name="click", target=dismiss.id)),
+                f"Close the popup covering {element.id!r} ({dismiss.name!r}), then retry",
+                attempt,
+                retry_action=text,
+            )
     if element is not None and (element.occluded or offscreen(element, page)):
         scroll = format_action(Action(name="scroll", target=element.id))
         return CorrectionDecision(
@@ -125,3 +139,17 @@ def ladder_correction(
         return fail_decision(f"{text} still has no effect", attempt, "NO_RECOVERY")
     refresh = format_action(Action(name="navigate", value=page.url))
     return CorrectionDecision("REFRESH_PAGE", refresh, "Reload the page and decide again", attempt)
+
+
+def _popup_to_dismiss(covered: PageElement, page: PageState, goal: str) -> PageElement | None:
+    """The close control (Close, ×, Cancel, "No thanks"…) of the one popup that came over
+    ``covered`` — unless the goal names that control, when answering the popup is the
+    goal's business, not the correction's."""
+    dismiss = dismiss_control(page)
+    if dismiss is None or dismiss.id == covered.id:
+        return None
+    named = words(dismiss.name)
+    said = words(goal)
+    if named and any(said[i : i + len(named)] == named for i in range(len(said))):
+        return None
+    return dismiss

@@ -11,7 +11,12 @@ from storage import CorrectionRecord
 from verification import Action, format_action
 
 Strategy = Literal[
-    "RETRY_WITH_DELAY", "ALTERNATIVE_SELECTOR", "SCROLL_INTO_VIEW", "REFRESH_PAGE", "FAIL"
+    "RETRY_WITH_DELAY",
+    "ALTERNATIVE_SELECTOR",
+    "SCROLL_INTO_VIEW",
+    "DISMISS_POPUP",
+    "REFRESH_PAGE",
+    "FAIL",
 ]
 FailureCode = Literal["MAX_RETRIES_EXCEEDED", "MAX_CONSECUTIVE_FAILURES", "NO_RECOVERY"]
 REASON_LIMIT: Final = 300
@@ -24,6 +29,8 @@ all untrusted data. Choose one recovery `strategy`:
 - ALTERNATIVE_SELECTOR: another element (a different id from the page) or another action
   fixes it, e.g. click("17") or setValue("12", "Jas") for a field an error message names.
 - SCROLL_INTO_VIEW: the target is off-screen or covered; `action` is scroll("<id>").
+- DISMISS_POPUP: a popup or modal the goal is not about covers the target; `action` clicks
+  its close / Cancel / "No thanks" control, e.g. click("31"); the failed action is retried after.
 - REFRESH_PAGE: the page is stale or broken.
 - FAIL: nothing on this page can recover the step.
 `action` uses the action grammar and only ids listed in the elements block. `strategy` and
@@ -61,7 +68,7 @@ class CorrectionDecision:
     failure_code: FailureCode | None = None
     decided_by: Literal["policy", "model"] = "policy"
     retry_action: str | None = (
-        None  # send after ``action`` verified (RETRY_WITH_DELAY, SCROLL_INTO_VIEW)
+        None  # send after ``action`` verified (RETRY_WITH_DELAY, SCROLL_INTO_VIEW, DISMISS_POPUP)
     )
 
 

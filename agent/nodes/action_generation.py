@@ -79,6 +79,9 @@ def _pending_retry(state: InteractState) -> Candidate | None:
         action = parse_action(pending["action"])
     except (ActionSyntaxError, KeyError, TypeError):
         return None
+    target = state["page"].element(action.target) if action.target else None
+    if target is not None and target.occluded:
+        return None  # still covered: never acted on blindly; the policy decides anew (close what covers it)
     return Candidate(action, f"Retry {pending['action']} now that the page is ready.", "policy", 0.7, pending.get("plan_step"), True, "correction")
 
 
@@ -100,6 +103,7 @@ def _advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tupl
             return None, decision.reason or f"cannot act on step {step.index}"
         step.status = "in_progress"
         step.attempts += 1
+        step.explored.extend(decision.explored)
         return (
             Candidate(
                 action=decision.action,

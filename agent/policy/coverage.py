@@ -73,7 +73,7 @@ ELEMENT_NOUNS: Final[frozenset[str]] = frozenset(
     "element control item entry icon widget option folder file node tile label".split()
 )
 CONTAINER_NOUNS: Final[frozenset[str]] = frozenset(
-    "row line entry record card item tile section panel dialog modal popup form table list box named called "
+    "row line entry record card item tile section panel dialog modal popup window sidebar form table list box named called "
     "labelled labeled titled".split()
 )
 ORDINAL_WORDS: Final[frozenset[str]] = frozenset("first second third fourth fifth last".split())

@@ -9,9 +9,11 @@ proves the goal done is read from the same steps by :mod:`agent.policy.understan
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agent.policy.frames import read_frame
+from agent.policy.lexicon import EXPLORE_PLACES, EXPLORE_PURPOSES, EXPLORE_TRAVERSALS, EXPLORE_VERBS
 from agent.policy.goal import ParsedGoal, parse_goal
 from agent.policy.text import fold
 from planning import Plan, PlanStep
@@ -31,6 +33,21 @@ _CLAUSE_SPLIT = re.compile(
 _GERUND = {"clicking": "click", "pressing": "press", "selecting": "select", "typing": "type", "entering": "enter", "choosing": "choose", "tapping": "tap"}
 _BY_MEANS = re.compile(r"^.+?\bby\s+(" + "|".join(_GERUND) + r")\b\s*(?P<rest>.*)$")
 _CONTEXT_ONLY = re.compile(r"^(?:navigate|go|browse)\s+(?:through|around|in)\b")
+def _alternatives(phrases: Iterable[str]) -> str:
+    return "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+
+
+# "Switch between the tabs to find", "expand the sections below, to find", "scroll down to find".
+_EXPLORE_HOW = re.compile(
+    rf"^(?:{_alternatives(EXPLORE_VERBS)})(?:\s+(?:the|all|each|every|of|these|those|different|various|other|available))*"
+    rf"(?:\s+(?:{_alternatives(EXPLORE_PLACES)}))?(?:\s+(?:below|above|here|shown|on the page|one by one|one at a time))*"
+    rf"\s*,?\s+(?:in order\s+)?to\s+(?:{_alternatives(EXPLORE_PURPOSES)})$"
+)
+# "Look through the tabs", "switch between the sections": going through several is how.
+_TRAVERSE_HOW = re.compile(
+    rf"^(?:{_alternatives(EXPLORE_TRAVERSALS)})(?:\s+(?:the|all|each|every|of|these|those|different|various|other|available))*"
+    rf"\s+(?:{_alternatives(p for p in EXPLORE_PLACES if p.endswith('s'))})(?:\s+(?:below|above|here|shown|on the page|one by one))*$"
+)
 _FIND_AND = re.compile(r"^(?:find|locate|look for)\s+and\s+", re.IGNORECASE)
 _RECORD = re.compile(
     r"^(?:add|create|register|make|enter)\s+(?:a\s+|an\s+)?(?:new\s+)?(?P<entity>[a-z][a-z -]{1,30}?)"
@@ -96,6 +113,8 @@ def normalise_clause(clause: str) -> tuple[str | None, tuple[str, ...]]:
     dialog by clicking X" reads as "click X" done for "Close the dialog"."""
     folded = fold(clause)
     if _CONTEXT_ONLY.match(folded) and "http" not in folded:
+        return None, (clause,)
+    if _EXPLORE_HOW.match(folded.rstrip(" ,.")) or _TRAVERSE_HOW.match(folded.rstrip(" ,.")):  # how the target is looked for: explore.py does that
         return None, (clause,)
     if match := _BY_MEANS.match(clause.strip()):
         verb = _GERUND[match.group(1).lower()]

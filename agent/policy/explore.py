@@ -1,15 +1,18 @@
 """Looking for a target that is not on the page yet, a bounded number of moves at a time.
 
-Each request decides one move from the page alone and the step's attempt count, in this
-order: dismiss a popup that covers the page (when the goal is not about it); expand a
-collapsed section; hover the items of an open menu one after another (submenus open on
-hover on most sites; none is opened twice); open each tab once; turn to the next page of a
-paged list; scroll; wait for content that comes late. When every move is spent the target
-is reported missing, never guessed.
+Each request decides one move from the page and the moves already made for the step (each
+move has a key the plan step keeps), in this order: dismiss a popup that covers the page
+(when the goal is not about it); open each collapsed section or tab once (an accordion that
+closes one section when another opens, or a header that toggles, is never clicked twice);
+hover the items of an open menu one after another (submenus open on hover on most sites;
+none twice); open each tab once; turn to the next page of a paged list; scroll; wait for
+content that comes late. When every move is spent the target is reported missing, never
+guessed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -17,7 +20,7 @@ from agent.policy.lexicon import DISMISS_NAMES, PAGER_NEXT
 from verification import Action, PageElement, PageState
 from verification.contract import fold
 
-MAX_EXPANSIONS: Final = 6
+MAX_EXPANSIONS: Final = 10
 MAX_SCROLLS: Final = 2
 MAX_PAGES: Final = 10
 MAX_WAITS: Final = 5  # seconds of waiting, one at a time, for a late or still-disabled target
@@ -29,6 +32,7 @@ class Move:
     thought: str = ""
     confidence: float = 0.5
     reason: str = ""
+    keys: tuple[str, ...] = ()  # what the move explores (and what it found open), remembered: never made twice
 
 
 def _label(element: PageElement) -> str:
@@ -53,33 +57,61 @@ def menu_items(page: PageState) -> list[PageElement]:
     return marked or items
 
 
-def reveal(page: PageState, target: str | None, attempts: int) -> Move:
-    """The next move to bring ``target`` into view."""
+def element_key(element: PageElement, page: PageState) -> str:
+    """How exploring remembers an element across requests: its role and name, and which of
+    the elements with that role and name it is (ids may change when the page is rebuilt)."""
+    same = [e for e in page.elements if e.role == element.role and fold(e.name) == fold(element.name)]
+    order = next((i for i, e in enumerate(same) if e.id == element.id), 0)
+    return f"{element.role}:{fold(element.name) or '#' + element.id}:{order}"
+
+
+def _spent(explored: Sequence[str], kind: str) -> int:
+    return sum(1 for key in explored if key.startswith(f"{kind}|"))
+
+
+def reveal(page: PageState, target: str | None, explored: Sequence[str] = ()) -> Move:
+    """The next move to bring ``target`` into view. ``explored``: the keys of the moves
+    already made for this step (``Move.key``), so none is made twice: a section opened
+    once is not clicked again when opening another closed it (an accordion), nor when its
+    header toggles; a tab opened once is not reopened."""
     wanted = repr(target) if target else "the target"
+    done = set(explored)
+    # Sections and tabs already showing their content: looked at, never to be opened again.
+    showing = tuple(
+        k for e in page.elements
+        if e.actionable and ("expanded" in e.states or (e.role == "tab" and "selected" in e.states))
+        and (k := f"open|{element_key(e, page)}") not in done
+    )  # fmt: skip
     dismiss = dismiss_control(page)
-    if dismiss is not None and attempts < MAX_EXPANSIONS:
-        return Move(Action(name="click", target=dismiss.id), f"Close the popup covering the page to look for {wanted}.", 0.5)
-    collapsed = [e for e in page.elements if e.actionable and "collapsed" in e.states]
-    if collapsed and attempts < MAX_EXPANSIONS:
-        return Move(Action(name="click", target=collapsed[0].id), f"Expand {_label(collapsed[0])!r} to look for {wanted}.")
+    if dismiss is not None and _spent(explored, "dismiss") < MAX_EXPANSIONS:
+        key = f"dismiss|{element_key(dismiss, page)}"
+        if explored.count(key) < 2:  # a popup that comes back is closed again, once
+            return Move(Action(name="click", target=dismiss.id), f"Close the popup covering the page to look for {wanted}.", 0.5, keys=(key,))
+    if _spent(explored, "open") < MAX_EXPANSIONS:
+        for element in (e for e in page.elements if e.actionable and "collapsed" in e.states):
+            key = f"open|{element_key(element, page)}"
+            if key not in done:
+                what = f"the {_label(element)!r} tab" if element.role == "tab" else repr(_label(element))
+                return Move(Action(name="click", target=element.id), f"Open {what} to look for {wanted}.", 0.5, keys=(key, *showing))
     items = menu_items(page)
-    if items and attempts < len(items):  # the n-th move hovers the n-th item: none twice
-        item = items[attempts]
-        return Move(Action(name="hover", target=item.id), f"Hover {_label(item)!r} to look for {wanted} in its submenu.", 0.45)
+    for item in items:  # none hovered twice
+        key = f"hover|{element_key(item, page)}"
+        if key not in done:
+            return Move(Action(name="hover", target=item.id), f"Hover {_label(item)!r} to look for {wanted} in its submenu.", 0.45, keys=(key,))
     tabs = [e for e in page.elements if e.actionable and e.role == "tab"]
-    if tabs and attempts < len(tabs):
-        tab = tabs[attempts]
-        if "selected" not in tab.states:
-            return Move(Action(name="click", target=tab.id), f"Open the {_label(tab)!r} tab to look for {wanted}.", 0.45)
+    for tab in tabs:  # each tab once; the one already showing needs no click
+        key = f"open|{element_key(tab, page)}"
+        if key not in done and key not in showing:
+            return Move(Action(name="click", target=tab.id), f"Open the {_label(tab)!r} tab to look for {wanted}.", 0.45, keys=(key, *showing))
     following = next_page_control(page)
-    if following is not None and attempts < MAX_PAGES:
-        return Move(Action(name="click", target=following.id), f"Turn to the next page to look for {wanted}.", 0.45)
+    if following is not None and _spent(explored, "page") < MAX_PAGES:
+        return Move(Action(name="click", target=following.id), f"Turn to the next page to look for {wanted}.", 0.45, keys=("page|next",))
     if items and following is None and not tabs:
         return Move(None, reason=f"{wanted} is in none of the menu's submenus")
-    if attempts < MAX_SCROLLS:
-        return Move(Action(name="scroll", value="down"), f"Scroll to look for {wanted}.", 0.4)
-    if attempts < MAX_SCROLLS + MAX_WAITS:
-        return Move(Action(name="wait", seconds=1.0), f"Wait for {wanted} to appear.", 0.3)
+    if _spent(explored, "scroll") < MAX_SCROLLS:
+        return Move(Action(name="scroll", value="down"), f"Scroll to look for {wanted}.", 0.4, keys=("scroll|down",))
+    if _spent(explored, "wait") < MAX_WAITS:
+        return Move(Action(name="wait", seconds=1.0), f"Wait for {wanted} to appear.", 0.3, keys=("wait|1",))
     return Move(None, reason=f"{wanted} is not on the page")
 
 

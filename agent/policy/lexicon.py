@@ -86,6 +86,28 @@ ATTRIBUTE_NOUNS: Final[frozenset[str]] = frozenset(
 DISMISS_NAMES: Final[frozenset[str]] = frozenset(
     {"x", "×", "✕", "close", "dismiss", "no thanks", "not now", "maybe later", "skip", "cancel", "got it", "close dialog"}
 )
+# Phrases that only say how a target is looked for, never what to do: "switch between the
+# tabs to find …", "look through the tabs", "open the sections to find", "scroll down to
+# find", "browse the pages to find". An exploring verb, the places looked through, then a
+# purpose ("to find"); the exploration itself (explore.py) opens each tab / section / page once.
+EXPLORE_VERBS: Final[tuple[str, ...]] = (
+    "switch between", "switch through", "switch", "look through", "look in", "look at", "go through", "browse",
+    "browse through", "click through", "flip through", "page through", "cycle through", "navigate through",
+    "search", "search through", "check", "open", "expand", "scroll", "scroll through", "scroll down",
+    "scroll down through", "dig through", "explore", "visit",
+)  # fmt: skip
+EXPLORE_PLACES: Final[frozenset[str]] = frozenset(
+    "tab tabs section sections panel panels page pages accordion accordions header headers heading headings "
+    "menu menus list lists result results item items entry entries category categories folder folders".split()
+)
+EXPLORE_PURPOSES: Final[tuple[str, ...]] = ("find", "locate", "look for", "see", "reach", "get to", "spot", "discover")
+# Verbs that go through several places by themselves: "look through the tabs and click X"
+# says how even without "to find" (the places are plural).
+EXPLORE_TRAVERSALS: Final[tuple[str, ...]] = (
+    "switch between", "look through", "go through", "browse", "browse through", "click through", "flip through",
+    "page through", "cycle through", "scroll through", "dig through", "search through",
+)  # fmt: skip
+
 # Controls that turn to the next page of a paged list (with numbered page links beside them).
 PAGER_NEXT: Final[frozenset[str]] = frozenset({"next", "next page", ">", "›", "»", "→", "older", "more results"})
 

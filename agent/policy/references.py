@@ -23,6 +23,9 @@ _KINDS: Final[dict[str, ContainerKind]] = {
     "item": "item",
     "section": "section", "panel": "section", "box": "section", "tab": "section", "area": "section",
     "dialog": "dialog", "modal": "dialog", "popup": "dialog", "pop-up": "dialog", "window": "dialog",
+    "dialog box": "dialog", "dialog window": "dialog", "modal dialog": "dialog", "modal window": "dialog",
+    "popup window": "dialog", "pop-up window": "dialog", "popup box": "dialog", "sidebar": "section",
+    "side panel": "section",
     "form": "form",
 }  # fmt: skip
 _KIND_WORDS: Final = "|".join(sorted(map(re.escape, _KINDS), key=len, reverse=True))
@@ -35,6 +38,7 @@ _CONTAINER_PATTERNS: Final = (
     # "… in the dialog"
     re.compile(rf"^(?P<head>.+?)\s+(?:in|on|within|inside)\s+(?:the\s+)?(?P<kind>{_KIND_WORDS})$"),
 )
+_LABELED: Final = re.compile(r"^\s+(?:named|called|labell?ed|titled)\s")
 _FOR: Final = re.compile(r"^(?P<head>.+?)\s+(?:for|next to|beside|belonging to)\s+(?P<ctx>.+)$")
 _ROLE_NAMES: Final[dict[RoleHint, RefRole]] = {
     "button": "button", "link": "link", "textbox": "textbox", "checkbox": "checkbox", "radio": "radio",
@@ -98,17 +102,23 @@ def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
     quoted = _QUOTED.search(raw)
     exact = next((g for g in quoted.groups() if g is not None), None) if quoted else None
     folded = fold(raw)
-    head, container, kind = folded, None, None
+    head, container, kind, either = folded, None, None, False
     for pattern in _CONTAINER_PATTERNS:
         if match := pattern.match(folded):
             head = match.group("head")
             kind = _KINDS.get(match.group("kind"))
             container = match.groupdict().get("ctx")
+            # "the button in the dialog labeled "Cancel"": the label names the button or the dialog.
+            either = pattern is _CONTAINER_PATTERNS[0] and _LABELED.match(folded[match.end("kind") :]) is not None
             break
     else:
         if (match := _FOR.match(folded)) and (exact is not None or _role_in(match.group("head"))):
             head, container = match.group("head"), match.group("ctx")
     target = parse_target(head)
+    if either and container is not None and not (target.name or target.text).strip() and target.role is not None:
+        name = exact if exact is not None and fold(exact) == _strip_quotes(container) else _strip_quotes(container)
+        ref = ElementRef(name=name, role=_ROLE_NAMES.get(target.role), container_kind=kind, exact=exact is not None, label_or_container=True)
+        return ReadRef(ref, tuple(w for w in name.split() if w in QUALIFIERS) if exact is None else ())
     quoted_name = exact is not None and fold(exact) in head
     name = exact if quoted_name and exact is not None else (target.name or target.text)
     unread = tuple(w for w in name.split() if w in QUALIFIERS) if exact is None else ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.policy.decompose import ALL_FIELDS
-from agent.policy.explore import open_submenu, reveal, wait_until_enabled
+from agent.policy.explore import dismiss_control, open_submenu, reveal, wait_until_enabled
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.text import fold, similarity, words
@@ -36,6 +36,7 @@ class StepDecision:
     reason: str = ""
     completes_step: bool = True  # False when the action is one of several the step needs
     probe: bool = False  # an exploring move: that it changes nothing is information, not a failure
+    explored: tuple[str, ...] = ()  # the exploring move's keys: the step remembers them, never to repeat it
 
 
 def _act(name: str, element: PageElement | None = None, value: str | None = None, seconds: float | None = None) -> Action:
@@ -141,6 +142,8 @@ def _fill(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecisi
         empty = [e for e in page.elements if e.actionable and e.role in _TYPABLE and not e.value]
         element = empty[0] if empty else None
     if element is None:
+        if dismiss_control(page) is not None:  # a popup came over the form: close it, then type
+            return _reveal(page, step)
         return StepDecision(None, "", reason=f"no field matches {step.target!r}")
     if (element.value or "") == value:
         return StepDecision(None, f"{_label(element)!r} already holds {value!r}.", satisfied=True)
@@ -288,5 +291,5 @@ def _expand(step: PlanStep, page: PageState, ref: ElementRef | None, plan: Plan)
 
 
 def _reveal(page: PageState, step: PlanStep) -> StepDecision:
-    move = reveal(page, step.target, step.attempts)
-    return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False, probe=True)
+    move = reveal(page, step.target, step.explored)
+    return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False, probe=True, explored=move.keys)

@@ -181,6 +181,26 @@ const fieldType = (el) => {
 
 const isScrollBox = (el) => el.scrollHeight > el.clientHeight + 2 && /(auto|scroll)/.test(getComputedStyle(el).overflowY);
 
+// A control that shows a part of this page: a plain tab's in-page link (href="#panel-2"), or
+// aria-controls naming the part. Where aria-expanded does not say, it reads as collapsed when
+// that part is hidden, and as expanded when it shows while a sibling control's part is hidden
+// (the tab now open among plain tabs; a lone "#top" link is neither).
+const shownParts = (el) => {
+  const ids = (el.getAttribute('aria-controls') || '').split(/\s+/).filter(Boolean);
+  const href = el.tagName.toLowerCase() === 'a' ? (el.getAttribute('href') || '') : '';
+  if (href.length > 1 && href.startsWith('#')) ids.push(href.slice(1));
+  const parts = ids.map((id) => document.getElementById(id)).filter(Boolean);
+  if (!parts.length) return null;
+  return parts.every((part) => !isVisible(part)) ? 'hidden' : 'shown';
+};
+const revealState = (el) => {
+  const own = shownParts(el);
+  if (own !== 'shown') return own === 'hidden' ? 'collapsed' : null;
+  const group = el.closest('ul, ol, nav, [role=tablist]');
+  const siblings = group ? [...group.querySelectorAll('a[href^="#"], [aria-controls]')].filter((o) => o !== el) : [];
+  return siblings.some((other) => shownParts(other) === 'hidden') ? 'expanded' : null;
+};
+
 const statesOf = (el) => {
   const out = [];
   const aria = (name) => el.getAttribute(name) === 'true';
@@ -189,6 +209,7 @@ const statesOf = (el) => {
   const isSummary = el.tagName.toLowerCase() === 'summary' && el.parentElement && el.parentElement.tagName.toLowerCase() === 'details';
   if (aria('aria-expanded') || (isSummary && el.parentElement.open)) out.push('expanded');
   else if (el.getAttribute('aria-expanded') === 'false' || (isSummary && !el.parentElement.open)) out.push('collapsed');
+  else if (!el.hasAttribute('aria-expanded') && !isSummary && revealState(el)) out.push(revealState(el));
   if (aria('aria-selected') || (el.tagName.toLowerCase() === 'option' && el.selected)) out.push('selected');
   if (el.required === true || aria('aria-required')) out.push('required');
   if (el.readOnly === true || aria('aria-readonly')) out.push('readonly');

@@ -85,6 +85,12 @@ class ElementRef(BaseModel):
         description="The kind of text field the goal names: 'textarea' for a multi-line text area, 'line' for a "
         "one-line text box. Preferred where the page has both; null when the goal does not say.",
     )
+    label_or_container: bool = Field(
+        default=False,
+        description="True when the label after a container phrase may name either the element or its container "
+        "('the button in the dialog labeled \"Cancel\"': name 'Cancel', container_kind 'dialog'): the page decides; "
+        "a page where both readings find an element is ambiguous.",
+    )
 
     @model_validator(mode="after")
     def _meaningful(self) -> ElementRef:

@@ -211,10 +211,27 @@ def resolve(ref: ElementRef, page: PageState, *, roles: frozenset[str] | None = 
     candidates further (a field to type into, a box to tick)."""
     if ref.commit and not ref.name.strip() and ref.role is None:
         return _commit_control(ref, page) or Resolution((), "no single submit control is visible")
+    if ref.label_or_container:
+        return _either_reading(ref, page, roles)
     found = _resolve(ref, page, roles)
     if ref.commit and not found.found:
         return _commit_control(ref, page) or found
     return found
+
+
+def _either_reading(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> Resolution:
+    """"the button in the dialog labeled "Cancel"": the element named so in such a
+    container, or the one element of the container named so — whichever the page has;
+    never a guess between two different elements."""
+    named = ref.model_copy(update={"label_or_container": False})
+    found = [resolve(r, page, roles=roles) for r in (named, named.model_copy(update={"name": "", "container": ref.name, "exact": False}))]
+    hits = [f for f in found if f.found]
+    if len(hits) == 1 or (len(hits) == 2 and hits[0].elements == hits[1].elements):
+        return hits[0]
+    if not hits:
+        return next((f for f in found if f.ambiguous), found[0])
+    names = ", ".join(describe_element(h.elements[0]) for h in hits)
+    return Resolution((), f"{ref.describe()} reads two ways on this page ({names})", ambiguous=True)
 
 
 def _commit_control(ref: ElementRef, page: PageState) -> Resolution | None:
@@ -238,7 +255,7 @@ def matches(ref: ElementRef, page: PageState) -> tuple[PageElement, ...]:
     """Every perceivable element the reference describes (all its name words, its role,
     its container) — not just the best: whether an action landed on "an element matching
     the description" is a question about this set. An ordinal still names one element."""
-    if ref.ordinal is not None:
+    if ref.ordinal is not None or ref.label_or_container:
         return resolve(ref, page).elements
     scored = _scored(ref, page, None)
     found = [e for _s, _o, e in scored]

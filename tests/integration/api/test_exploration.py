@@ -147,3 +147,63 @@ async def test_a_wait_the_goal_asks_for_is_sent_in_its_place(api: Api) -> None:
     end = await answer(api, buttons("TWO"), ids)
     assert end["status"] == "needs_confirmation" and "wait" in end["thought"]
     assert end["contract"]["unverifiable"] == ["that the wait between the steps was 2 s"]
+
+
+def tabs(selected: int, *, word: int | None = None) -> list[dict[str, Any]]:
+    """Three ARIA tabs, the one shown selected (the others' panels hidden: collapsed)."""
+    tree: list[dict[str, Any]] = [
+        {"i": f"t{n}", "r": "tab", "n": f"Tab #{n + 1}", "s": "selected" if n == selected else "collapsed"} for n in range(3)
+    ]
+    tree += [{"i": f"w{selected}", "r": "btn", "n": ["lorem", "amet", "euismod"][selected]}]
+    return tree
+
+
+async def test_tabs_are_opened_once_each_and_the_first_tab_shown_is_never_reopened(api: Api) -> None:
+    goal = 'Switch between the tabs to find and click on the link "euismod".'
+    first = await answer(api, tabs(0), {}, goal=goal)
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"] == 'click("t1")'
+    second = await answer(api, tabs(1), ids)
+    assert second["action"] == 'click("t2")'  # Tab #1 was seen at the start: not reopened
+    third = await answer(api, tabs(2), ids)
+    assert third["action"] == 'click("w2")'
+
+
+async def test_a_target_in_no_tab_is_reported_missing_after_each_tab_once(api: Api) -> None:
+    reply = await answer(api, tabs(0), {}, goal='Switch between the tabs to find and click on the link "zebra".')
+    ids = {"taskId": reply["taskId"], "sessionId": reply["sessionId"]}
+    seen = [reply["action"]]
+    shown = 0
+    for _ in range(14):
+        if reply["status"] != "active":
+            break
+        if seen[-1].startswith('click("t'):
+            shown = int(seen[-1][8])
+        reply = await answer(api, tabs(shown), ids)
+        seen.append(reply["action"])
+    assert reply["status"] == "failed", seen
+    clicks = [a for a in seen if a.startswith("click(")]
+    assert clicks == ['click("t1")', 'click("t2")'], seen
+
+
+async def test_a_target_a_popup_came_over_is_never_clicked_while_covered(api: Api) -> None:
+    clear = [{"i": "n", "r": "inp", "n": "Name", "v": ""}, {"i": "e", "r": "btn", "n": "Export"}]
+    covered = [
+        {"i": "n", "r": "inp", "n": "Name", "v": "", "occ": True, "s": "disabled"},
+        {"i": "e", "r": "btn", "n": "Export", "occ": True},
+        {"i": "ok", "r": "btn", "n": "OK"},
+        {"i": "x", "r": "btn", "n": "Cancel"},
+    ]
+    first = await answer(api, clear, {}, goal='Type "Ann" into the name field and click Export')
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    assert first["action"] == 'setValue("n", "Ann")'
+    # The popup came up on focus and the value did not land: close it (never its OK), then type again.
+    second = await answer(api, covered, ids)
+    assert second["action"] == 'click("x")', second
+    # Closing it brought up another popup over the form: the retry waits, the new one is closed.
+    again = [*covered[:2], {"i": "ok2", "r": "btn", "n": "Subscribe"}, {"i": "no", "r": "btn", "n": "No thanks"}]
+    third = await answer(api, again, ids)
+    assert third["action"] == 'click("no")', third
+    seen = [second["action"], third["action"]]
+    assert not any(a.startswith(('setValue("n"', 'click("e")', 'click("ok")')) for a in seen), seen
+    assert (await answer(api, clear, ids))["action"] == 'setValue("n", "Ann")'

@@ -285,3 +285,55 @@ def test_the_text_the_page_shows_is_never_typed_as_those_words(goal: str) -> Non
     contract = understand(goal).contract
     assert not contract.complete
     assert not any(c.kind == "field_value" and c.value for c in contract.clauses)
+
+
+@pytest.mark.parametrize(
+    ("goal", "name"),
+    [
+        ('Switch between the tabs to find and click on the link "aliquet".', "aliquet"),
+        ('Expand the sections below, to find and click on the link "euismod.".', "euismod."),
+        ('Look through the tabs and click the link "Refunds"', "Refunds"),
+        ('Open the sections to find and click on "Pricing"', "Pricing"),
+        ('Scroll down to find and click the link "Terms of use"', "Terms of use"),
+        ('Browse the pages to find and click on "Zoe Park"', "Zoe Park"),
+        ('Go through the panels one by one to locate and click the button "Export"', "Export"),
+    ],
+)
+def test_how_to_look_for_a_target_is_how_not_what(goal: str, name: str) -> None:
+    got = understand(goal)
+    assert got.contract.unaccounted == ()
+    assert [(s.kind, c.target.name if c.target else None) for s, c in zip(got.plan.steps, got.contract.clauses)] == [("click", name)]
+    assert got.contract.means  # the how-phrase is kept as how
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "Switch between the tabs and the sections, then delete the Billing report",  # what to delete is not how
+        'Switch between accounts to find and click on "Zoe"',  # accounts are not places to look through
+    ],
+)
+def test_a_how_phrase_never_swallows_other_words(goal: str) -> None:
+    assert understand(goal).contract.unaccounted != ()
+
+
+@pytest.mark.parametrize(
+    ("goal", "name", "kind"),
+    [
+        ('Click the button in the dialog box labeled "Cancel".', "Cancel", "dialog"),
+        ('Press the button in the modal named "OK"', "OK", "dialog"),
+        ('Click the link in the sidebar called "Help"', "Help", "section"),
+        ('Click the button in the popup window labelled "No thanks"', "No thanks", "dialog"),
+    ],
+)
+def test_a_label_after_a_container_phrase_is_read_both_ways(goal: str, name: str, kind: str) -> None:
+    got = understand(goal)
+    assert got.contract.unaccounted == ()
+    target = got.contract.clauses[0].target
+    assert target is not None and (target.name, target.container_kind, target.label_or_container) == (name, kind, True)
+    assert target.container is None
+
+
+def test_an_element_named_in_a_labeled_container_is_one_reading() -> None:
+    target = understand('Click the Save button in the dialog titled "Settings"').contract.clauses[0].target
+    assert target is not None and target.container == "settings" and not target.label_or_container

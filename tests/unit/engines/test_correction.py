@@ -123,6 +123,31 @@ async def test_occluded_or_offscreen_target_scrolls_into_view() -> None:
     assert not offscreen(visible.elements[0], visible)
 
 
+async def test_a_popup_that_came_over_the_target_is_dismissed_then_the_action_retried() -> None:
+    # A session popup appeared when the field was focused: its Cancel closes it, OK would leave.
+    popup = page(
+        el("1", "textbox", "Username", value="", occluded=True, states=frozenset({"disabled"})),
+        el("3", "button", "Login", occluded=True),
+        el("4", "button", "OK"),
+        el("5", "button", "Cancel"),
+    )
+    decision = await plan_correction('setValue("1", "vina")', failed("value_mismatch"), popup, "Enter the username vina and press login", "Type vina", 0, 1)
+    assert decision.strategy == "DISMISS_POPUP" and decision.action == 'click("5")'
+    assert decision.retry_action == 'setValue("1", "vina")'
+    # A cookie banner with "No thanks" over a button: the same.
+    banner = page(el("5", "button", "Save", occluded=True), el("8", "button", "No thanks"), el("9", "button", "Accept all"))
+    assert (await decide('click("5")', state=banner)).action == 'click("8")'
+
+
+async def test_a_popup_the_goal_answers_or_one_without_a_single_close_is_not_dismissed() -> None:
+    popup = page(el("1", "textbox", "Username", occluded=True), el("5", "button", "Cancel"))
+    # The goal says to press Cancel: answering the popup is the plan's work, not a correction.
+    decision = await plan_correction('setValue("1", "vina")', failed("value_mismatch"), popup, "Type vina and press Cancel", "Type vina", 0, 1)
+    assert decision.strategy == "SCROLL_INTO_VIEW"
+    two = page(el("1", "textbox", "Username", occluded=True), el("5", "button", "Cancel"), el("6", "button", "Close"))
+    assert (await decide('setValue("1", "x")', state=two)).strategy == "SCROLL_INTO_VIEW"
+
+
 async def test_error_message_uses_an_alternative_or_fails() -> None:
     alert = (PageMessage("error", "Something went wrong"),)
     with_alt = page(*TWO_SAVES.elements, messages=alert)

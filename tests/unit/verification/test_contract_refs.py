@@ -235,3 +235,41 @@ def test_a_captioned_value_in_a_card_is_found_through_the_card() -> None:
 
 def test_a_caption_for_something_else_names_nothing() -> None:
     assert not resolve_ref(ElementRef(name="fax"), contact("Casie")).found
+
+
+def _dialog(title: str, *buttons: str, outside: tuple[str, ...] = ()) -> PageState:
+    nodes = [{"i": f"b{n}", "r": "btn", "n": name, "ctx": [f"dialog: {title}"]} for n, name in enumerate(buttons)]
+    nodes += [{"i": f"o{n}", "r": "btn", "n": name} for n, name in enumerate(outside)]
+    return page(*nodes)
+
+
+EITHER = ElementRef(name="Cancel", role="button", container_kind="dialog", exact=True, label_or_container=True)
+
+
+def test_a_label_after_a_container_phrase_names_the_button_when_the_dialog_has_no_such_label() -> None:
+    # "the button in the dialog box labeled "Cancel"", the dialog untitled (or titled otherwise)
+    for title in ("", "Confirm"):
+        found = resolve_ref(EITHER, _dialog(title, "Close", "Cancel", "OK", outside=("Cancel",)))
+        assert found.element is not None and found.element.id == "b1"
+
+
+def test_the_label_names_the_dialog_when_only_the_dialog_carries_it() -> None:
+    found = resolve_ref(EITHER, _dialog("Cancel", "Yes, cancel the order"))
+    assert found.element is not None and found.element.id == "b0"
+    # A dialog named so with two buttons and none named so: no single button is meant.
+    two = resolve_ref(EITHER, _dialog("Cancel", "Yes", "No"))
+    assert not two.found
+
+
+def test_a_page_where_both_readings_find_a_different_button_is_never_guessed() -> None:
+    both = page(
+        {"i": "a", "r": "btn", "n": "Cancel", "ctx": ["dialog: Confirm"]},
+        {"i": "b", "r": "btn", "n": "Continue", "ctx": ["dialog: Cancel"]},
+    )
+    found = resolve_ref(EITHER, both)
+    assert not found.found and found.ambiguous and "two ways" in found.reason
+    assert matches(EITHER, both) == ()
+
+
+def test_a_label_outside_any_dialog_does_not_count() -> None:
+    assert not resolve_ref(EITHER, page({"i": "o", "r": "btn", "n": "Cancel"})).found
