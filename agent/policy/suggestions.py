@@ -26,7 +26,10 @@ from verification import Action, PageElement, PageState
 from verification.contract import fold, perceivable
 
 SUGGESTION_ROLES: Final = frozenset({"option", "menuitem"})
-MAX_WAITS: Final = 4  # one-second waits for suggestions to show, per typing
+# Waits for suggestions to show after typing (two: a third identical wait on an unchanged page
+# is a loop to the agent), and how long each is.
+MAX_WAITS: Final = 2
+WAIT_S: Final = 1.5
 MAX_ATTEMPTS: Final = 12  # actions for one suggest step, all told
 
 
@@ -128,7 +131,7 @@ def suggest_move(step: PlanStep, field: PageElement, page: PageState) -> Suggest
     if shown and "guess" in choice.reason:
         return SuggestMove(None, "", reason=choice.reason)
     if step.attempts <= MAX_WAITS:  # suggestions come late on many sites (or a list still filters)
-        return SuggestMove(Action(name="wait", seconds=1.0), f"Wait for the suggestions of {label!r}.")
+        return SuggestMove(Action(name="wait", seconds=WAIT_S), f"Wait for the suggestions of {label!r}.")
     return SuggestMove(None, "", reason=f"{choice.reason}; none is {_wanted(pick)}")
 
 

@@ -170,7 +170,7 @@ GOAL = 'Enter an item that starts with "An" and ends with "ica"'
 
 def test_type_then_wait_for_late_suggestions_then_click_then_done() -> None:
     assert _decide(GOAL, _page(value=""), 0)[0] == "setValue(1, An)"
-    assert _decide(GOAL, _page(), 1)[0] == "wait(, 1.0)"  # typed, nothing shown yet
+    assert _decide(GOAL, _page(), 1)[0] == "wait(, 1.5)"  # typed, nothing shown yet
     assert _decide(GOAL, _page("Angola", "Antarctica"), 2)[0] == "click(s1, )"
     action, satisfied, _ = _decide(GOAL, _page(value="Antarctica"), 3)
     assert action is None and satisfied
