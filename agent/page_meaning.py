@@ -73,7 +73,8 @@ def _save_control(page: PageState, labels: frozenset[str] = _SAVE_WORDS) -> Page
 
 def _kept_by_saving(contract: Contract, plan: Plan, page: PageState) -> tuple[Contract, Plan]:
     clauses = list(contract.clauses)
-    changes = [c for c in clauses if c.kind in _CHANGES and c.state not in ("expanded", "collapsed")]
+    # What a form keeps: values, choices, boxes on or off — not a section opened or a box scrolled.
+    changes = [c for c in clauses if c.kind in _CHANGES and c.state not in ("expanded", "collapsed", "scrolled-top", "scrolled-bottom")]
     if not changes or len(changes) != len(clauses) or contract.unaccounted:
         return contract, plan
     save = _save_control(page)

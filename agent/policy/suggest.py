@@ -50,7 +50,8 @@ _TYPE_VERB: Final = r"(?:start typing|begin typing|type|enter|input|write|put)"
 _CHOOSE_VERB: Final = r"(?:choose|select|pick|click(?:\s+on)?|take)"
 _TYPED_THEN_CHOSEN: Final = re.compile(
     rf"^{_TYPE_VERB}\s+(?P<typed>.+?)(?:\s+{_FIELD})?\s+and\s+(?:then\s+)?{_CHOOSE_VERB}\s+"
-    rf"(?:the\s+)?(?:(?:suggestion|suggested|option|item|entry|result)\s+)?(?P<item>.+?)(?P<source>\s+{_SOURCE})?$"
+    rf"(?:the\s+)?(?:(?:suggestion|suggested|option|item|entry|result)\s+)?(?P<item>.+?)"
+    rf"(?:(?P<source>\s+{_SOURCE})|(?P<place>\s+(?:from|in)\s+(?:the\s+)?(?:list|options|menu|dropdown|drop-down)))?$"
 )
 _CHOSEN_FROM: Final = re.compile(
     rf"^{_CHOOSE_VERB}\s+(?P<item>.+?)\s+(?P<source>{_SOURCE})$"
@@ -129,8 +130,9 @@ def typed_then_chosen(raw: str, folded: str) -> Frame | None:
         return None  # "type x and select y" with no suggestions named: two steps, not this frame
     field_ = match.group("field").strip() if match.group("field") else None
     means = ["type", "enter", "choose", "select", "pick", "click", "on", "suggestion", "suggested", "option", "item", "entry", "result"]
-    if match.group("source"):
-        means.append(match.group("source"))
+    for place in ("source", "place"):  # "from the list" only says where, once the item completes the typing
+        if match.group(place):
+            means.append(match.group(place))
     means.extend(f for f in ("start", "begin", "typing") if f in folded.split())
     return Frame([_suggest_step(typed, field_, SuggestionPick(equals=item))], tuple(means))
 

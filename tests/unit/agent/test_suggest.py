@@ -52,6 +52,7 @@ def _read(goal: str) -> tuple[PlanStep, list[tuple[str, str, str]], tuple[str, .
             [("field_value", "San Francisco", "casefold")],
         ),
         ('Enter "Par" and select "Paris"', "Par", SuggestionPick(equals="Paris"), [("field_value", "Paris", "casefold")]),
+        ('Start typing "San" and pick "San Diego" from the list', "San", SuggestionPick(equals="San Diego"), [("field_value", "San Diego", "casefold")]),
         ("Type Ber into the city box and pick Berlin from the suggestion list", "Ber", SuggestionPick(equals="Berlin"), [("field_value", "Berlin", "casefold")]),
         ('Select "Berlin" from the autocomplete', "Berlin", SuggestionPick(equals="Berlin"), [("field_value", "Berlin", "casefold")]),
     ],
@@ -78,6 +79,7 @@ def test_a_named_field_or_a_named_kind_of_item_is_the_field() -> None:
     "goal",
     [
         'Enter "Par" into the name field and select "Oslo"',  # not a completion of what was typed, no suggestions named
+        'Type "Par" in the city field and choose "Oslo" from the list',
         "Type Bob into the name field",
     ],
 )
