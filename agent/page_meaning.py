@@ -11,7 +11,10 @@ readings depend on what the page shows, and are settled here once, when the task
   (fields, boxes, switches, lists) and says nothing of committing them, and the page has
   one control that saves (Save, Apply, Update…), saving becomes part of the goal — its
   step, and a clause that needs the save to show an effect. (A goal already true on the
-  first page changes nothing, so nothing is saved.)
+  first page changes nothing, so nothing is saved.) A form whose one commit is *Submit* is
+  not saved unasked — a submit may send more than the change — but a value left in an
+  unsubmitted form is not proven kept either: the task ends asking for confirmation
+  (``Contract.unverifiable``), never completed.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ _CHANGES: Final = frozenset({"field_value", "choice", "control"})
 # Labels of a control that keeps changes (not one that sends, searches or signs in).
 _SAVE_WORDS: Final = frozenset({"save", "apply", "update"})
 _SAVE_ROLES: Final = frozenset({"button", "link", "menuitem"})
+_SUBMIT_WORDS: Final = frozenset({"submit"})
 
 
 def read_on_page(contract: Contract, plan: Plan, page: PageState) -> tuple[Contract, Plan]:
@@ -55,12 +59,12 @@ def _select_means_click(contract: Contract, plan: Plan, page: PageState) -> tupl
     return contract.model_copy(update={"clauses": tuple(clauses)}), plan
 
 
-def _save_control(page: PageState) -> PageElement | None:
+def _save_control(page: PageState, labels: frozenset[str] = _SAVE_WORDS) -> PageElement | None:
     """The page's one control that saves (several with the same label count as one)."""
     found = [
         e
         for e in page.elements
-        if e.actionable and e.role in _SAVE_ROLES and e.name and set(words(e.name)) & _SAVE_WORDS and len(words(e.name)) <= 3
+        if e.actionable and e.role in _SAVE_ROLES and e.name and set(words(e.name)) & labels and len(words(e.name)) <= 3
     ]
     if not found or len({(e.role, e.name.strip().lower()) for e in found}) != 1:
         return None
@@ -69,15 +73,21 @@ def _save_control(page: PageState) -> PageElement | None:
 
 def _kept_by_saving(contract: Contract, plan: Plan, page: PageState) -> tuple[Contract, Plan]:
     clauses = list(contract.clauses)
-    changes = [c for c in clauses if c.kind in _CHANGES and c.state not in ("expanded", "collapsed")]
+    # What a form keeps: values, choices, boxes on or off — not a section opened or a box scrolled.
+    changes = [c for c in clauses if c.kind in _CHANGES and c.state not in ("expanded", "collapsed", "scrolled-top", "scrolled-bottom")]
     if not changes or len(changes) != len(clauses) or contract.unaccounted:
         return contract, plan
     save = _save_control(page)
-    if save is None:
+    submit = _save_control(page, _SUBMIT_WORDS) if save is None else None
+    if save is None and submit is None:
         return contract, plan
     started = start_contract(contract, page)
     if all(started.result(c.id).status == "holds" for c in changes):
         return contract, plan  # already so on the page: nothing to change, nothing to save
+    if save is None:
+        assert submit is not None
+        unsubmitted = f"that the form is meant to stay unsubmitted (the goal does not say to press {submit.name.strip()!r})"
+        return contract.model_copy(update={"unverifiable": (*contract.unverifiable, unsubmitted)}), plan
     clause = Clause(
         id=f"c{len(clauses) + 1}",
         kind="activated",

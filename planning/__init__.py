@@ -34,7 +34,7 @@ from planning.model_planner import (
     planning_blocks,
     steps_from_drafts,
 )
-from planning.plan import Plan, PlanStep, PlanStepStatus, StepKind
+from planning.plan import Plan, PlanStep, PlanStepStatus, StepKind, SuggestionPick
 from planning.refinement import (
     REFINEMENT_INSTRUCTIONS,
     ChainedAction,
@@ -95,6 +95,7 @@ __all__ = [
     "PlanInvalid",
     "PlanStep",
     "PlanStepStatus",
+    "SuggestionPick",
     "PlanValidation",
     "PlanningError",
     "RefinedAction",

@@ -60,12 +60,13 @@ ROUTES: Final[dict[StepKind, tuple[ActionName, ...]]] = {
     "navigate": ("navigate",),
     "find": ("scroll", "click", "googleSearch"),
     "wait": ("wait",),
+    "suggest": ("setValue", "click", "wait"),
     "other": (),
 }
 
 COMMIT_KINDS: Final[frozenset[str]] = frozenset({"submit", "click", "press"})
 PAGE_CHANGING_KINDS: Final[frozenset[str]] = frozenset({"open", "click", "submit", "navigate", "find", "press", "select"})
-VALUE_KINDS: Final[frozenset[str]] = frozenset({"fill", "select"})
+VALUE_KINDS: Final[frozenset[str]] = frozenset({"fill", "select", "suggest"})
 _DONE: Final = ("completed", "skipped")
 
 

@@ -23,9 +23,24 @@ StepKind = Literal[
     "navigate",  # go to a URL
     "find",  # reveal something not yet visible (expand, scroll, search)
     "wait",  # let time pass, as the goal says ("wait 2 seconds")
+    "suggest",  # type into a field, then choose the suggestion that fits (autocomplete)
     "other",
 ]
 PlanStepStatus = Literal["pending", "in_progress", "completed", "failed", "skipped"]
+
+
+class SuggestionPick(BaseModel):
+    """Which of a field's suggestions a ``suggest`` step chooses: the one whose text meets
+    every condition given (case aside), or — when the goal allows any ("an item starting
+    with …") — the first of several that do."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    starts: str | None = Field(default=None, description="The suggestion starts with this")
+    ends: str | None = Field(default=None, description="The suggestion ends with this")
+    contains: str | None = Field(default=None, description="The suggestion contains this")
+    equals: str | None = Field(default=None, description="The suggestion is exactly this item")
+    any: bool = Field(default=False, description="Any suggestion that fits will do (the first is taken)")
 
 
 class PlanStep(BaseModel):
@@ -44,6 +59,7 @@ class PlanStep(BaseModel):
     explored: list[str] = Field(
         default_factory=list, description="The exploring moves made for this step (a section or tab opened, a menu item hovered…), never made twice"
     )
+    pick: SuggestionPick | None = Field(default=None, description="suggest: which suggestion to choose")
 
 
 class Plan(BaseModel):

@@ -19,6 +19,7 @@ from verification.html_rules import (
     explicit_role,
     hides_subtree,
     is_interactive,
+    suggestion_item,
     message_kind,
 )
 
@@ -222,6 +223,10 @@ class PageNodes:
                 self.headings.append((node, False))
             if is_interactive(tag, role, attrs):
                 self.interactive.append((node, tag, attrs, role))
+                continue
+            parent = node.parent
+            if role is None and parent is not None and suggestion_item(tag, attrs, parent.tag or "", parent.attributes):
+                self.interactive.append((node, tag, attrs, "option"))  # an autocomplete's suggestion
                 continue
             kind = message_kind(role, attrs)
             if kind is not None:

@@ -88,7 +88,9 @@ def _pending_retry(state: InteractState) -> Candidate | None:
 def _advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tuple[Candidate | None, str]:
     while (step := plan.current) is not None:
         clause = contract.clause(step.clause) if step.clause else None
-        if clause is not None and contract.result(clause.id).status == "holds":
+        # A suggest step's clause can hold on the text typed to ask for suggestions ("starts
+        # with An" once "An" is typed): only the chosen suggestion in the field is done.
+        if clause is not None and contract.result(clause.id).status == "holds" and step.kind != "suggest":
             decision = StepDecision(None, "Its clause holds.", satisfied=True)
         else:
             if clause is not None and step.value is None and clause.value is not None:

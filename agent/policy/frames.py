@@ -23,10 +23,13 @@ copy       "Copy the text of the 2nd text area, paste it into the       fill (va
            text input"                                                  the page)
 find word  "Find the 5th word in the paragraph" (then "type it into…")  (the next fill's
                                                                         value is read)
+suggest    "Enter an item that starts with "An" and ends with "ica"",  suggest (type, then
+           "Type "San" in City and choose "San Francisco" from the     choose the suggestion
+           suggestions", "Select "Berlin" from the autocomplete"        that fits)
 =========  ==========================================================  =====================
 
 The frames that set values (as, set list, widget, copy, find word) live in
-:mod:`agent.policy.value_frames`. A frame returns the steps and the words that only say *how* (the verb phrase, slot
+:mod:`agent.policy.value_frames`; the autocomplete frames in :mod:`agent.policy.suggest`. A frame returns the steps and the words that only say *how* (the verb phrase, slot
 keywords), which the contract's coverage counts as accounted for. A clause no frame reads
 falls through to the imperative grammar of :mod:`agent.policy.goal`.
 """
@@ -56,6 +59,7 @@ from agent.policy.frame_parts import Frame
 from agent.policy.frame_parts import original as _original
 from agent.policy.frame_parts import step as _step
 from agent.policy.frame_parts import unquote as _unquote
+from agent.policy.suggest import chosen_from, described_item, typed_then_chosen
 from agent.policy.value_frames import as_the, copy, find_word, set_list, use_field, with_widget
 from planning import PlanStep
 
@@ -254,6 +258,9 @@ def _menu_path(raw: str, folded: str) -> Frame | None:
 _FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
     copy,
     find_word,
+    described_item,
+    typed_then_chosen,
+    chosen_from,
     _wait,
     _menu_path,
     _commit,

@@ -123,3 +123,14 @@ SUCCESS_WORDS: Final[frozenset[str]] = frozenset(
     completed confirmed welcome booked ordered placed deleted removed archived published scheduled registered
     subscribed uploaded imported exported changed applied accepted approved invited""".split()
 )
+
+# Autocomplete: where a goal says suggestions come from ("choose "Paris" from the suggestions",
+# "select "Berlin" in the autocomplete"), and nouns that name the item but not its field
+# ("enter an *item* that starts with …"; "pick a *country* …" names the Country field).
+SUGGESTION_SOURCES: Final[tuple[str, ...]] = (
+    "suggestions", "suggestion", "suggestion list", "suggested items", "autocomplete", "auto-complete", "autocompletion",
+    "autosuggest", "typeahead", "type-ahead", "completions", "dropdown suggestions", "matches",
+)  # fmt: skip
+SUGGESTION_GENERIC_NOUNS: Final[frozenset[str]] = frozenset(
+    "item value entry option one word thing suggestion result term text tag string".split()
+)

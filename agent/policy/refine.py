@@ -14,6 +14,7 @@ from agent.policy.explore import dismiss_control, open_submenu, reveal, wait_unt
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.text import fold, similarity, words
+from agent.policy.suggestions import suggest_move
 from agent.policy.widgets import pick_date, wants_calendar
 from planning import Plan, PlanStep
 from verification import Action, ElementRef, PageElement, PageState, resolve_ref
@@ -93,6 +94,8 @@ def _refine(step: PlanStep, page: PageState, plan: Plan, ref: ElementRef | None)
             return _fill(step, page, ref)
         case "select":
             return _select(step, page, ref)
+        case "suggest":
+            return _suggest(step, page, ref)
         case "check" | "uncheck":
             return _check(step, page, want=step.kind == "check", ref=ref)
         case "click" | "submit":
@@ -154,6 +157,17 @@ def _fill(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecisi
         move = pick_date(element, wanted, page, step.attempts)
         return StepDecision(move.action, move.thought, 0.8, reason=move.reason, completes_step=move.done_after, probe=not move.done_after)
     return StepDecision(_act("setValue", element, value), f"Type {value!r} into {_label(element)!r}.", 0.85)
+
+
+def _suggest(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecision:
+    """An autocomplete: type, wait for the suggestions, choose the one that fits; the step
+    is done when the field holds it (:mod:`agent.policy.suggestions`)."""
+    element = _locate(step, page, ref or ElementRef(role="textbox"), TEXT_ROLES)
+    if element is None:
+        return _reveal(page, step)
+    move = suggest_move(step, element, page)
+    waiting = move.action is not None and move.action.name == "wait"
+    return StepDecision(move.action, move.thought, 0.8, satisfied=move.satisfied, reason=move.reason, completes_step=False, probe=waiting)
 
 
 def _select(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecision:

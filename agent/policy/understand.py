@@ -36,6 +36,7 @@ from agent.policy.coverage import unaccounted
 from agent.policy.lexicon import ATTRIBUTE_NOUNS
 from agent.policy.decompose import ALL_FIELDS, merge_find, normalise_clause, read_clause, split_clauses
 from agent.policy.references import read_ref
+from agent.policy.suggest import merge_suggest
 from planning import Plan, PlanStep
 from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, ValueSource, fold, match_for, words
 
@@ -95,7 +96,7 @@ class _Reading:
 def understand(goal: str) -> Understanding:
     """The policy's plan and contract for ``goal`` (see the module doc)."""
     reading = _Reading(goal, [], [], [], [], [])
-    segments, found = merge_find(split_clauses(goal))
+    segments, found = merge_find(merge_suggest(split_clauses(goal)))
     reading.means.extend(found)
     flat: list[PlanStep] = []
     editing = False
@@ -288,6 +289,8 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
                 reading.add(Clause(id="", kind="url", description=description, value=step.value, match="exact"), step)
         case "find":
             _read_reveal(reading, step, last=last)
+        case "suggest":
+            _read_suggest(reading, step)
         case "open":
             reading.means.append(step.description)
             reading.add(None, step)
@@ -298,6 +301,27 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             reading.add(None, step)
         case _:
             reading.unread.append(step.description)
+
+
+def _read_suggest(reading: _Reading, step: PlanStep) -> None:
+    """An autocomplete: the field's value — not the click on a suggestion — proves it. One
+    clause per condition (starts / ends with, contains), or the item the goal names."""
+    pick = step.pick
+    assert pick is not None
+    ref = _ref(reading, step.target) or ElementRef(role="textbox")
+    field_ = f"the {step.target}" if step.target else "the field"
+    wanted: list[tuple[str, str, str]] = []
+    if pick.equals is not None:
+        wanted.append((pick.equals, "casefold", f"{field_} holds {pick.equals!r}"))
+    for value, match, words_ in ((pick.starts, "starts", "starts with"), (pick.ends, "ends", "ends with"), (pick.contains, "contains", "contains")):
+        if value is not None:
+            wanted.append((value, match, f"{field_}'s value {words_} {value!r}"))
+    first: Clause | None = None
+    for value, match, description in wanted:
+        clause = Clause(id="", kind="field_value", description=description[:300], target=ref, value=value, match=match)  # type: ignore[arg-type]
+        reading.add(clause, step if first is None else None)
+        first = first or clause
+    reading.means.append(step.value or "")
 
 
 def _read_reveal(reading: _Reading, step: PlanStep, *, last: bool) -> None:

@@ -31,8 +31,40 @@ const roleOf = (el) => {
   }
   if (el.isContentEditable) return 'inp';
   if (isSliderHandle(el)) return 'slider';
+  if (isSuggestion(el)) return 'option';
   return 'btn';
 };
+
+// An autocomplete's suggestions: the items of a list a text field controls (aria-controls /
+// aria-owns / list), or of one whose class or id says so (jQuery UI's ul.ui-autocomplete,
+// "suggestions", "typeahead" …). Each item is an option; the list itself is not a field.
+const SUGGEST_WORDS = /(^|[-_\s])(ui-autocomplete|autocomplete|auto-complete|autocomplete-items|autocomplete-list|suggest|suggests|suggestion|suggestions|typeahead|type-ahead|awesomplete|completions?)([-_\s]|$)/i;
+const suggestionLists = new Map(); // element -> is a suggestion list (cleared by each extract)
+const isSuggestionList = (el) => {
+  if (!el || el === document.body || el === document.documentElement) return false;
+  if (suggestionLists.has(el)) return suggestionLists.get(el);
+  let found = false;
+  if (!el.matches('input, textarea, select')) {
+    const hint = `${typeof el.className === 'string' ? el.className : ''} ${el.id || ''}`;
+    if (SUGGEST_WORDS.test(hint)) found = true;
+    else if (el.id) {
+      const id = CSS.escape(el.id);
+      found = !!document.querySelector(`input[aria-controls~="${id}"], input[aria-owns~="${id}"], [role="combobox"][aria-controls~="${id}"], [role="combobox"][aria-owns~="${id}"]`);
+    }
+  }
+  suggestionLists.set(el, found);
+  return found;
+};
+const isSuggestion = (el) => {
+  const parent = el.parentElement;
+  if (!parent || !isSuggestionList(parent) || isSuggestionList(el)) return false;
+  if (!/^(li|div|a|span|p|button)$/i.test(el.tagName) || el.querySelector('input, textarea, select')) return false;
+  return !!collapse(el.textContent);
+};
+// The list that pops up under a text field (a listbox, a focusable ul) is its suggestions, not
+// an element of its own: its items are listed instead.
+const isPopupList = (el) => !el.matches('input, textarea, select, button, a[href]') && el.children.length > 0
+  && isSuggestionList(el);
 
 // A script-made slider without role="slider" (jQuery UI and the like): a focusable handle or
 // thumb whose class names say so, or that sits in a track whose class names say "slider".

@@ -38,9 +38,9 @@ const collect = (root, out) => {
   const all = root.querySelectorAll('*');
   for (const el of all) {
     if (el.matches(INTERACTIVE)) {
-      if (el.tagName.toLowerCase() !== 'label') out.push(el);
-    } else if (!el.closest(INTERACTIVE) && el.tagName.toLowerCase() !== 'label' && isPointerOrigin(el)
-      && collapse(el.textContent)) {
+      if (el.tagName.toLowerCase() !== 'label' && !isPopupList(el)) out.push(el);
+    } else if (el.tagName.toLowerCase() !== 'label'
+      && (isSuggestion(el) || (!el.closest(INTERACTIVE) && isPointerOrigin(el) && collapse(el.textContent)))) {
       out.push(el);
     }
     if (el.shadowRoot) collect(el.shadowRoot, out);
@@ -90,6 +90,7 @@ const extract = (opts) => {
   if (options.floor && (window.__stepwiseNextId || 0) < options.floor) window.__stepwiseNextId = options.floor;
   const offset = options.offset || [0, 0];
   const modal = openModal();
+  suggestionLists.clear();
   const containers = containerReader();
   const used = new Set();
   const named = new Map(); // included element -> [its name, its rect]

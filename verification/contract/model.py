@@ -33,7 +33,7 @@ ClauseStatus = Literal["pending", "holds", "failed"]
 ControlState = Literal["checked", "unchecked", "expanded", "collapsed", "scrolled-top", "scrolled-bottom"]
 SCROLL_STATES: Final[frozenset[str]] = frozenset({"scrolled-top", "scrolled-bottom"})
 ActivationKind = Literal["click", "type", "select", "press", "hover", "navigate", "back", "scroll"]
-ValueMatch = Literal["verbatim", "exact", "casefold", "number", "date", "time", "contains"]
+ValueMatch = Literal["verbatim", "exact", "casefold", "number", "date", "time", "contains", "starts", "ends"]
 ContractSource = Literal["policy", "model", "merged"]
 
 EVENT_KINDS: Final[frozenset[str]] = frozenset({"activated", "message"})

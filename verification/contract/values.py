@@ -6,7 +6,8 @@ shows, and reading numbers, dates and times in their common spellings.
   ``casefold`` (case,
   accents and spacing aside; an input mask's punctuation aside for digits: 5551234 =
   (555) 123-4); ``number`` (1,200 = 1200.0); ``date``; ``time`` (9:37 PM = 21:37 = 21:37:00);
-  ``contains``.
+  ``contains``; ``starts`` / ``ends`` (the value begins / ends with the wanted text, case and
+  spacing aside: "an item that starts with "An" and ends with "ica"").
 * :func:`match_for` — the kind a goal's value calls for (date / time / number / casefold).
 * :func:`listed` — a value among the items of a ", "-joined list (a multi-select's labels).
 * ``parse_*`` — one reading of a spelling, or ``None``. The client shapes what it types into
@@ -182,6 +183,10 @@ def value_matches(wanted: str, actual: str | None, how: ValueMatch) -> bool:
             return w == a
         case "contains":
             return fold(w) in fold(a)
+        case "starts":
+            return bool(fold(w)) and fold(a).startswith(fold(w))
+        case "ends":
+            return bool(fold(w)) and fold(a).endswith(fold(w))
         case "number":
             wn, an = _first_number(w), _first_number(a)
             return wn is not None and wn == an

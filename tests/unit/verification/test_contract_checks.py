@@ -132,6 +132,14 @@ def test_hits_are_the_events_whose_reference_names_the_target_on_that_page() -> 
         ("12/02/2016", "2016-12-03", "date", False),
         ("laptop", "Laptop Pro 14", "contains", True),
         ("Jas", None, "casefold", False),
+        ("An", "Antarctica", "starts", True),
+        ("an", "ANTARCTICA", "starts", True),
+        ("An", "Canada", "starts", False),
+        ("ica", "Antarctica", "ends", True),
+        ("ica", "Angola", "ends", False),
+        ("ica", "Antarctica ", "ends", True),
+        ("", "Antarctica", "starts", False),
+        ("An", None, "ends", False),
     ],
 )
 def test_values_match_as_the_clause_says(wanted: str, actual: str | None, how: str, ok: bool) -> None:
@@ -312,3 +320,16 @@ def test_a_box_scrolled_to_an_end_is_read_from_its_scroll_state(states: str | No
     assert contract.satisfied is holds
     if not holds:
         assert "scrolled" in contract.result("c1").detail
+
+
+def test_an_autocomplete_field_holds_every_condition_on_its_value_and_nothing_else_counts() -> None:
+    target = ElementRef(name="Tags")
+    starts = Clause(id="c1", kind="field_value", description="starts with An", target=target, value="An", match="starts")
+    ends = Clause(id="c2", kind="field_value", description="ends with ica", target=target, value="ica", match="ends")
+    contract = Contract(clauses=(starts, ends))
+    chosen = page({"i": "1", "r": "inp", "n": "Tags", "v": "Antarctica"})
+    assert start_contract(contract, chosen).satisfied
+    typed = start_contract(contract, page({"i": "1", "r": "inp", "n": "Tags", "v": "An"}, {"i": "2", "r": "option", "n": "Antarctica"}))
+    assert statuses(typed) == ["holds", "failed"]  # a suggestion shown (or clicked) is not the field's value
+    other = start_contract(contract, page({"i": "1", "r": "inp", "n": "Tags", "v": "Angola"}))
+    assert not other.satisfied and "'Angola'" in other.result("c2").detail

@@ -355,3 +355,29 @@ def test_the_fast_element_constructor_matches_the_dataclass() -> None:
         fast.name = "x"  # type: ignore[misc]
     with pytest.raises(ValueError):
         new_element("too", "few")
+
+
+# ---------------------------------------------------------------- autocomplete suggestions
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        # jQuery UI: a focusable ul appended to the body, items with no role
+        '<input id="tags" value="An"><ul class="ui-menu ui-autocomplete" tabindex="0">'
+        '<li class="ui-menu-item" style="display:none">Anjelica</li>'
+        '<li class="ui-menu-item"><div class="ui-menu-item-wrapper" tabindex="-1">Angola</div></li>'
+        '<li class="ui-menu-item"><div class="ui-menu-item-wrapper" tabindex="-1">Antarctica</div></li></ul>',
+        # plain divs under the field
+        '<div class="autocomplete"><input id="tags" value="An"><div class="autocomplete-items">'
+        '<div hidden>Anjelica</div><div>Angola</div><div>Antarctica</div></div></div>',
+        # ARIA: the listbox is the field's popup, its options the suggestions
+        '<input id="tags" role="combobox" aria-controls="l" value="An"><ul id="l" role="listbox">'
+        '<li role="option" aria-hidden="true">Anjelica</li><li role="option">Angola</li><li role="option">Antarctica</li></ul>',
+    ],
+)
+def test_html_lists_an_autocompletes_suggestions_as_options_and_not_their_list(html: str) -> None:
+    page = page_from_html(html)
+    options = [(e.name, e.hidden) for e in page.elements if e.role == "option"]
+    assert options == [("Anjelica", True), ("Angola", False), ("Antarctica", False)]
+    assert [e.role for e in page.elements if e.role != "option"] in (["textbox"], ["combobox"])
