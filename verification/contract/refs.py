@@ -21,13 +21,11 @@ the user meant.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
-from difflib import SequenceMatcher
-from functools import lru_cache
 from typing import Final
 
 from verification.contract.captions import named_by_caption
+from verification.contract.wording import fold, words, words_within
 from verification.contract.model import ElementRef, RefRole
 from verification.elements import PageElement
 from verification.page import PageState
@@ -51,23 +49,9 @@ ROLE_FAMILIES: Final[dict[RefRole, frozenset[str]]] = {
 # A role the reference names, preferred over the other roles of its family.
 _EXACT_ROLE_BONUS: Final = 0.02
 _TOP_TIER: Final = 0.1
-_FUZZY: Final = 0.85
 _MIN_AREA: Final = 4.0  # px²: an sr-only 1×1 box is not something a person sees
 _FAR_OFF: Final = -5000.0
 
-# Synonyms are data: words (after phrase canonicalisation) that name the same thing on a control.
-_PHRASES: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
-    (re.compile(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])"), replacement)
-    for pattern, replacement in (
-        (r"(?:log|sign)[\s-]?in", "login"),
-        (r"(?:log|sign)[\s-]?out", "logout"),
-        (r"e-mail", "email"),
-        (r"check[\s-]?out", "checkout"),
-    )
-)
-_GLYPHS: Final = str.maketrans({"×": " x ", "✕": " x ", "✖": " x ", "╳": " x ", "✗": " x "})
-_EQUIVALENT: Final[dict[str, str]] = {"close": "x", "dismiss": "x"}
-_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 # Labels of the control that commits a form, for a reference to "the submit button".
 COMMIT_WORDS: Final[frozenset[str]] = frozenset(
     "submit save create add ok done confirm continue send apply login next finish update register post book "
@@ -100,62 +84,6 @@ _RESULT_NOUNS: Final = frozenset({"result", "results", "hit", "hits", "match", "
 _RESULT_WORDS: Final = _RESULT_NOUNS | {"search", "top"}
 _RESULT_CONTAINERS: Final = ("item:", "card:", "row:")
 _PAGER_NAMES: Final = frozenset({"next", "previous", "prev", "first", "last", "»", "«", ">", "<", "›", "‹", "more"})
-
-
-@lru_cache(maxsize=8192)
-def fold(text: str) -> str:
-    """Lower-case, accent-free, whitespace-collapsed."""
-    if not text.isascii():
-        text = "".join(ch for ch in unicodedata.normalize("NFKD", text.translate(_GLYPHS)) if not unicodedata.combining(ch))
-    return " ".join(text.lower().split())
-
-
-@lru_cache(maxsize=8192)
-def words(text: str) -> tuple[str, ...]:
-    """The words of a label, canonical: "Sign in" → ("login",), "×" → ("x",)."""
-    folded = fold(text)
-    for pattern, replacement in _PHRASES:
-        folded = pattern.sub(replacement, folded)
-    return tuple(_EQUIVALENT.get(w, w) for w in _WORD.findall(folded))
-
-
-def _near_word(wanted: str, seen: tuple[str, ...], present: frozenset[str]) -> float:
-    """How close the nearest word of a label is to a word it does not carry as such:
-    plural/singular (0.97), a small typo in a longer word (0.9), else 0."""
-    stem = wanted[:-1] if wanted.endswith("s") else wanted
-    if {stem, stem + "s", stem + "es"} & present or (wanted.endswith("es") and wanted[:-2] in present):
-        return 0.97
-    if len(wanted) < 5:
-        return 0.0
-    for other in seen:
-        if len(other) >= 5 and abs(len(other) - len(wanted)) <= 2 and other[0] == wanted[0]:
-            matcher = SequenceMatcher(None, wanted, other, autojunk=False)
-            if matcher.quick_ratio() >= _FUZZY and matcher.ratio() >= _FUZZY:
-                return 0.9
-    return 0.0
-
-
-@lru_cache(maxsize=8192)
-def _word_set(text: str) -> frozenset[str]:
-    return frozenset(words(text))
-
-
-def words_within(wanted: tuple[str, ...], text: str) -> float:
-    """How well ``text`` carries every word of ``wanted`` (0 when one is missing): the
-    share of ``text`` the wanted words make up, lowered slightly for inexact words."""
-    seen = words(text)
-    if not wanted or not seen:
-        return 0.0
-    present = _word_set(text)
-    quality = 1.0
-    for word in wanted:
-        if word in present:
-            continue
-        best = _near_word(word, seen, present)
-        if best == 0.0:
-            return 0.0
-        quality = min(quality, best)
-    return quality * min(1.0, len(wanted) / len(seen))
 
 
 def perceivable(element: PageElement, page: PageState) -> bool:
