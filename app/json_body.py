@@ -63,7 +63,11 @@ def is_json_media_type(content_type: str) -> bool:
 
 class JsonRoute(APIRoute):
     """A route whose JSON body is read by :func:`decode_json`; a body sent as anything but
-    JSON (a form, text) is a 415 before it is read."""
+    JSON (a form, text) is a 415 before it is read. ``check_raw`` (set by a subclass) sees
+    the decoded body before the request model validates it — where a size limit must hold
+    before validation spends time and memory on every node."""
+
+    check_raw: Callable[[Request, Any], None] | None = None
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handle = super().get_route_handler()
@@ -72,6 +76,14 @@ class JsonRoute(APIRoute):
             content_type = request.headers.get("content-type")
             if request.method in _WITH_BODY and content_type and not is_json_media_type(content_type):
                 raise HTTPException(415, f"Send the body as application/json, not {content_type.split(';')[0]!r}")
-            return await handle(JsonRequest(request.scope, request.receive))
+            json_request = JsonRequest(request.scope, request.receive)
+            if self.check_raw is not None and request.method in _WITH_BODY:
+                try:
+                    data = await json_request.json()
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    data = None  # left for FastAPI to answer with its 400
+                if data is not None:
+                    type(self).check_raw(request, data)
+            return await handle(json_request)
 
         return handler

@@ -9,12 +9,16 @@ from agent import InteractInput, InteractOutcome, PageInput
 from app.json_body import JsonRoute
 from app.deps import Deps, InteractContext, SettingsDep
 from app.errors import ERROR_RESPONSES
-from app.limits import check_interact_limits
+from app.limits import check_interact_limits, check_raw_tree
 from app.schemas.common import camelize
 from app.schemas.interact import ActionDetailsOut, ContractOut, InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
-router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=JsonRoute)
+class _InteractRoute(JsonRoute):
+    check_raw = staticmethod(check_raw_tree)
+
+
+router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=_InteractRoute)
 
 
 @router.post(

@@ -224,3 +224,13 @@ async def test_the_extension_origin_is_allowed_by_cors_and_others_are_not(make_a
     assert allowed.headers.get("access-control-allow-origin") == "https://console.example"
     other = await api.client.get("/healthz", headers={"Origin": "https://evil.example"})
     assert "access-control-allow-origin" not in other.headers
+
+
+async def test_a_tree_over_the_limit_is_refused_before_its_nodes_are_validated(make_api) -> None:  # type: ignore[no-untyped-def]
+    api = await make_api(max_tree_nodes=100)
+    malformed = [{"i": str(n), "xy": [1, 2, 3]} for n in range(101)]  # every node invalid: validation never ran
+    response = await api.interact({"url": URL, "query": "click Save", "interactiveTree": malformed})
+    assert response.status_code == 413, response.text
+    assert assert_error_shape(response.json(), "LIMIT_EXCEEDED")["details"] == {
+        "field": "interactiveTree", "limit": "max_tree_nodes", "value": 100, "actual": 101,
+    }  # fmt: skip
