@@ -14,9 +14,10 @@ number of connections a worker serves by ``limit_concurrency`` (503 past it).
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 
 class HeadDeadlineProtocol(HttpToolsProtocol):
@@ -50,6 +51,22 @@ class HeadDeadlineProtocol(HttpToolsProtocol):
         if self._head_deadline is not None:
             self._head_deadline.cancel()
             self._head_deadline = None
+
+    def send_400_response(self, msg: str) -> None:
+        """A request the HTTP parser refused (a malformed or over-long request line or
+        header) is answered in the API's one error shape, not as plain text."""
+        body = json.dumps({"error": {"code": "BAD_REQUEST", "message": f"Malformed HTTP request: {msg}", "details": {}}}).encode()
+        head = [STATUS_LINE[400]]
+        for name, value in self.server_state.default_headers:
+            head.extend([name, b": ", value, b"\r\n"])
+        head.extend([
+            b"content-type: application/json\r\n",
+            b"content-length: " + str(len(body)).encode("ascii") + b"\r\n",
+            b"connection: close\r\n\r\n",
+            body,
+        ])  # fmt: skip
+        self.transport.write(b"".join(head))
+        self.transport.close()
 
     def _too_slow(self) -> None:
         self._head_deadline = None

@@ -128,3 +128,16 @@ def test_silent_and_slowloris_connections_are_closed_and_others_still_served(ser
     finally:
         for s in [*silent, slow]:
             s.close()
+
+
+def test_a_request_the_http_parser_refuses_is_answered_in_the_json_error_shape(server: tuple[str, str]) -> None:
+    base, _key = server
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n")
+        raw = b""
+        while chunk := sock.recv(65536):
+            raw += chunk
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head
+    assert json.loads(body)["error"]["code"] == "BAD_REQUEST"
