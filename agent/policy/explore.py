@@ -117,14 +117,18 @@ def next_page_control(page: PageState) -> PageElement | None:
 def record_entry(page: PageState, ref: ElementRef) -> tuple[PageElement | None, str]:
     """The list entry that opens the record a control belongs to ("the Reply button of the
     email from Ana" → Ana's entry): a control named with every word of the record, else the
-    first control in a row/item/card whose text carries them. Entries of two different
+    first link in a row/item/card whose text carries them (its subject). Entries of two different
     records that both carry the words are ambiguous: none is opened."""
     wanted = set(words(ref.container or ""))
     if not wanted:
         return None, "the record is not named"
     shown = [e for e in page.elements if e.actionable and e.role in _OPENER_ROLES]
     named = [e for e in shown if wanted <= set(words(e.name))]
-    boxed = [e for e in shown if any(wanted <= set(words(c.partition(":")[2])) for c in e.container if c.startswith(_ENTRY_KINDS))]
+    # In the record's row: a link (its subject) — never one of the row's own action icons.
+    boxed = [
+        e for e in shown
+        if e.role == "link" and any(wanted <= set(words(c.partition(":")[2])) for c in e.container if c.startswith(_ENTRY_KINDS))
+    ]  # fmt: skip
     found = named or boxed
     if not found:
         return None, f"no entry for {ref.container!r} is shown"
