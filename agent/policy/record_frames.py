@@ -92,6 +92,9 @@ def read_record_action(raw: str, folded: str) -> Frame | None:
         who = _original(raw, folded, match.start("who"), match.end("who")).strip()
         if not who or set(fold(who).split()) & _NOT_A_WHO or fold(who) in MESSAGE_NOUNS:
             continue
+        dest = match.groupdict().get("dest")
+        if dest is not None and set(dest.split()) & {"and", "or", "&"}:
+            continue  # several recipients: more than one To value
         noun = re.sub(r"s$", "", match.group("noun")) if match.group("noun") not in MESSAGE_NOUNS else match.group("noun")
         return _frame(action, match, raw, folded, who, noun)
     return None

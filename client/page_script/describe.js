@@ -68,7 +68,7 @@ const classWords = (el) => `${typeof el.className === 'string' ? el.className : 
 const iconWords = (el) => {
   const tag = el.tagName.toLowerCase();
   if (tag === 'html' || tag === 'body' || isFormControl(el)) return [];
-  const found = classWords(el).filter((word) => ICON_WORDS.has(word));
+  const found = classWords(el).filter((word) => ICON_WORDS.has(word) && !ICON_ON_WORDS.has(word));
   return found.filter((word, at) => found.indexOf(word) === at);
 };
 const isIcon = (el) => iconWords(el).length > 0 && collapse(el.textContent, NAME_MAX + 1).length <= 40

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page
 
-from client import RunResult, StabilityConfig, run_task
+from client import PageProbe, RunResult, StabilityConfig, run_task
 from client.local_server import LocalServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
@@ -82,3 +82,25 @@ async def test_a_sender_not_in_the_inbox_is_never_someone_else(
     assert result.status != "completed"
     assert await page.get_attribute("body", "data-done") is None
 
+
+
+async def test_icons_named_by_their_class_their_on_state_and_div_entries_in_the_tree(
+    page: Page, probe: PageProbe, pages_url: str
+) -> None:
+    await page.goto(f"{pages_url}/pages/inbox.html?layout=table")
+    tree = (await probe.capture()).tree
+    stars = [n for n in tree if n.get("n") == "star"]
+    assert len(stars) == 4 and all(n["r"] == "btn" and n["ctx"][0].startswith("row: ") for n in stars)
+    assert [n["ctx"][0] for n in tree if n.get("n") == "trash"][1] == "row: Bettine Moss · Lunch plans"
+    await page.locator("tr", has_text="Audrey Hale").locator(".star").click()
+    tree = (await probe.capture()).tree
+    on = [n for n in tree if n.get("n") == "star" and "checked" in (n.get("s") or "")]
+    assert [n["ctx"][0] for n in on] == ["row: Audrey Hale · Trip report"]  # class "starred" reads as on
+    await page.goto(f"{pages_url}/pages/inbox.html?layout=list")
+    tree = (await probe.capture()).tree
+    entries = [n for n in tree if "Moss" in n.get("n", "")]
+    assert [n["n"] for n in entries] == ["Bettina Moss — Quarterly numbers", "Bettine Moss — Lunch plans"]
+    await page.locator(".entry", has_text="Audrey Hale").click()
+    tree = (await probe.capture()).tree
+    assert {n.get("n") for n in tree} >= {"trash", "star", "Reply", "Forward", "Back"}
+    assert all(not n.get("ctx") for n in tree if n.get("n") in ("trash", "Reply"))  # the open view: in no entry
