@@ -27,11 +27,16 @@ def target_label_for(
 def find_alternative(
     action: Action, page: PageState, label: str | None, allowed: Collection[str]
 ) -> Action | None:
-    """The same action on the best other visible element carrying ``label``; never the same id."""
+    """The same action on the best other visible element carrying ``label``; never the same id,
+    and never the same control of another row, item or card (another record's Delete)."""
     if action.target is None or not label:
         return None
+    failed = page.element(action.target)
+    entry = _entry(failed) if failed is not None else None
     for match in match_elements(page, TargetRef(text=label)).candidates:
         if match.element.id == action.target:
+            continue
+        if entry is not None and _entry(match.element) != entry:
             continue
         candidate = Action(name=action.name, target=match.element.id, value=action.value)
         if not isinstance(
@@ -39,6 +44,11 @@ def find_alternative(
         ):
             return candidate
     return None
+
+
+def _entry(element: PageElement) -> str | None:
+    """The row, list item or card an element belongs to, when it belongs to one."""
+    return next((c for c in element.container if c.startswith(("row:", "item:", "card:"))), None)
 
 
 def offscreen(element: PageElement, page: PageState) -> bool:

@@ -17,13 +17,13 @@ from agent.policy.lexicon import EXPLORE_PLACES, EXPLORE_PURPOSES, EXPLORE_TRAVE
 from agent.policy.goal import ParsedGoal, parse_goal
 from agent.policy.text import fold
 from planning import Plan, PlanStep
-from verification.contract import ValueSource
+from verification.contract import Clause, ValueSource
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])")
 _VERBS = (
     r"click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|type|enter|input|write|fill|set|"
     r"submit|save|open|go|navigate|focus|hover|scroll|expand|collapse|close|find|add|create|log in|sign in|login|"
-    r"wait|pause"
+    r"wait|pause|forward|reply|send|give|delete|remove|star|flag|archive|mark"
 )
 # A run-on that ends in a bare commit ("… to the bottom of the text hit submit") is two clauses.
 _RUN_ON_COMMIT = r"(?<!labelled)(?<!labeled)(?<!named)(?<!called)(?<!says)(?<!reads)\s+(?=(?:hit|press|click|tap)\s+(?:the\s+)?(?:submit|ok|done|save|send)(?:\s+button)?\s*$)"
@@ -60,11 +60,28 @@ ALL_FIELDS = "*all text fields"
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 
 
+_QUOTE_SPAN = re.compile(r"\"[^\"]*\"|“[^”]*”")
+
+
+def _split_outside_quotes(pattern: re.Pattern[str], text: str) -> list[str]:
+    """``pattern.split(text)``, except inside quoted values ('reply with "Vel. Semper."')."""
+    quoted = [m.span() for m in _QUOTE_SPAN.finditer(text)]
+    parts: list[str] = []
+    start = 0
+    for match in pattern.finditer(text):
+        if any(a < match.start() < b for a, b in quoted) or match.end() == match.start():
+            continue
+        parts.append(text[start : match.start()])
+        start = match.end()
+    parts.append(text[start:])
+    return parts
+
+
 def split_clauses(goal: str) -> list[str]:
     clauses: list[str] = []
-    for sentence in _SENTENCE.split(goal.strip()):
+    for sentence in _split_outside_quotes(_SENTENCE, goal.strip()):
         sentence = sentence.strip().rstrip(".!;")
-        for clause in _CLAUSE_SPLIT.split(sentence):
+        for clause in _split_outside_quotes(_CLAUSE_SPLIT, sentence):
             clause = clause.strip(" ,")
             if clause:
                 clauses.append(clause)
@@ -192,6 +209,7 @@ class ClauseReading:
     means: tuple[str, ...] = ()  # words that only say how the work is done
     edits: bool = False  # opens a record's form: the values set after it are saved by its commit
     read: ValueSource | None = None  # a value read on the page (for its fill step, or the next one)
+    results: tuple[Clause, ...] = ()  # what shows once the clause's steps are done
 
 
 def read_clause(clause: str) -> ClauseReading:
@@ -201,7 +219,7 @@ def read_clause(clause: str) -> ClauseReading:
     if normalised is None:
         return ClauseReading([], means)
     if frame := read_frame(normalised):
-        return ClauseReading(frame.steps, means + frame.means, frame.edits, frame.read)
+        return ClauseReading(frame.steps, means + frame.means, frame.edits, frame.read, frame.results)
     return ClauseReading(_imperative_steps(normalised), means)
 
 

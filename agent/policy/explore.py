@@ -17,13 +17,16 @@ from dataclasses import dataclass
 from typing import Final
 
 from agent.policy.lexicon import DISMISS_NAMES, PAGER_NEXT
-from verification import Action, PageElement, PageState
-from verification.contract import fold
+from verification import Action, ElementRef, PageElement, PageState
+from verification.contract import fold, words
 
 MAX_EXPANSIONS: Final = 10
 MAX_SCROLLS: Final = 2
 MAX_PAGES: Final = 10
 MAX_WAITS: Final = 5  # seconds of waiting, one at a time, for a late or still-disabled target
+MAX_OPENS: Final = 3  # clicks on a record's entry to open it, while its control does not show
+_ENTRY_KINDS: Final = ("row:", "item:", "card:")
+_OPENER_ROLES: Final = frozenset({"link", "button", "row", "treeitem", "option", "menuitem"})
 
 
 @dataclass(frozen=True)
@@ -141,3 +144,32 @@ def next_page_control(page: PageState) -> PageElement | None:
         return None
     arrow = not any(ch.isalnum() for ch in found[0].name)
     return found[0] if len(numbered) >= 2 or arrow else None
+
+
+def record_entry(page: PageState, ref: ElementRef) -> tuple[PageElement | None, str]:
+    """The list entry that opens the record a control belongs to ("the Reply button of the
+    email from Ana" → Ana's entry): a control named with every word of the record, else the
+    first link in a row/item/card whose text carries them (its subject). Entries of two different
+    records that both carry the words are ambiguous: none is opened."""
+    wanted = set(words(ref.container or ""))
+    if not wanted:
+        return None, "the record is not named"
+    shown = [e for e in page.elements if e.actionable and e.role in _OPENER_ROLES]
+    named = [e for e in shown if wanted <= set(words(e.name))]
+    # In the record's row: a link (its subject) — never one of the row's own action icons.
+    boxed = [
+        e for e in shown
+        if e.role == "link" and any(wanted <= set(words(c.partition(":")[2])) for c in e.container if c.startswith(_ENTRY_KINDS))
+    ]  # fmt: skip
+    found = named or boxed
+    if not found:
+        return None, f"no entry for {ref.container!r} is shown"
+    records = {_entry_key(e) for e in found}
+    if len(records) > 1:
+        return None, f"{len(records)} entries match {ref.container!r}: which one is meant is not said"
+    return found[0], ""
+
+
+def _entry_key(element: PageElement) -> str:
+    entry = next((c for c in element.container if c.startswith(_ENTRY_KINDS)), None)
+    return entry if entry is not None else fold(element.name)

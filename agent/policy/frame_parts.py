@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planning import PlanStep
-from verification.contract import ValueSource
+from verification.contract import Clause, ValueSource
 
 
 @dataclass(frozen=True)
@@ -14,6 +14,7 @@ class Frame:
     means: tuple[str, ...] = ()  # words that only say how (the verb phrase, slot keywords)
     edits: bool = False  # the clause opens a record's form: what follows is saved by its commit
     read: ValueSource | None = None  # the value of its fill step (or, with no steps, of the next one) is read
+    results: tuple[Clause, ...] = ()  # what shows once its steps are done (a deleted record is gone)
 
 
 def step(kind: str, description: str, *, target: str | None = None, value: str | None = None, criterion: str) -> PlanStep:

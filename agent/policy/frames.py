@@ -13,6 +13,9 @@ search     "Search for laptop", "look up "desk""                       fill sear
 on / off   "Turn on SMS alerts", "switch dark mode off", "disable X"   check / uncheck
 record     "Deactivate Bob Stone", "Delete Ana's account", "Reply to   click <Verb> in the
            Sam's message"                                               record's row/card
+message    "Forward the email from Ana to Bob", "reply to the email    click its control (in its
+           by Ana with "Hi"", "star the email from Ana"                 row or open view), fill, Send
+                                                                        (agent.policy.record_frames)
 as         "Enter 9:37 PM as the time", "select 12/02/2016 as the      fill
            date"
 set list   "set name to Ann, email to a@b.c and city to Oslo"          fill × n
@@ -59,6 +62,7 @@ from agent.policy.frame_parts import Frame
 from agent.policy.frame_parts import original as _original
 from agent.policy.frame_parts import step as _step
 from agent.policy.frame_parts import unquote as _unquote
+from agent.policy.record_frames import read_record_action
 from agent.policy.suggest import chosen_from, described_item, typed_then_chosen
 from agent.policy.value_frames import as_the, copy, find_word, set_list, use_field, with_widget
 from planning import PlanStep
@@ -263,6 +267,7 @@ _FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
     chosen_from,
     _wait,
     _menu_path,
+    read_record_action,
     _commit,
     _login,
     _search,

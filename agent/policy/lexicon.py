@@ -22,11 +22,19 @@ INTENT_PHRASES: Final[dict[str, tuple[str, ...]]] = {
 }  # fmt: skip
 # "turn X on", "switch X off": the particle after the object.
 TOGGLE_VERBS: Final[tuple[str, ...]] = ("turn", "switch", "toggle", "set")
+# Nouns that name a record of a list that is a message: "the email from Ana", "the information
+# Ana sent you" (agent.policy.record_frames).
+MESSAGE_NOUNS: Final[frozenset[str]] = frozenset(
+    "email e-mail mail message information note ticket post comment thread conversation letter".split()
+)
+# "click the trash icon to *delete* the email": what an icon is clicked for.
+RECORD_ACTIONS: Final[tuple[str, ...]] = ("delete", "remove", "trash", "star", "flag", "mark", "archive")
 # Record verbs whose button is named by another word on most sites.
 RECORD_BUTTON: Final[dict[str, str]] = {"reply to": "reply"}
 # Nouns after a possessive that only say which record: "Chen Wei's account".
 RECORD_NOUNS: Final[frozenset[str]] = frozenset(
-    "account profile record entry row card item message email mail post comment order user contact file".split()
+    "account profile record entry row card item message email mail post comment order user contact file ticket thread "
+    "conversation note review task issue".split()
 )
 # Record verbs that open a form: the values set after them are saved by the form's commit.
 EDIT_VERBS: Final[frozenset[str]] = frozenset({"edit"})

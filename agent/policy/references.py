@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from agent.policy.goal import RoleHint, parse_target
+from agent.policy.lexicon import MESSAGE_NOUNS, RECORD_NOUNS
 from verification.contract import ContainerKind, ElementRef, RefRole, fold
 
 _KINDS: Final[dict[str, ContainerKind]] = {
@@ -39,6 +40,11 @@ _CONTAINER_PATTERNS: Final = (
     re.compile(rf"^(?P<head>.+?)\s+(?:in|on|within|inside)\s+(?:the\s+)?(?P<kind>{_KIND_WORDS})$"),
 )
 _LABELED: Final = re.compile(r"^\s+(?:named|called|labell?ed|titled)\s")
+# "the Reply button of the email from Ana": a control of a record of a list, which may only
+# show once the record is open (ElementRef.record).
+_RECORD_CONTROL: Final = re.compile(
+    rf"^(?P<head>.+?)\s+(?:of|for|on|in)\s+the\s+(?P<noun>{'|'.join(sorted(RECORD_NOUNS | MESSAGE_NOUNS))})s?\s+(?:from|by|of|for)\s+(?P<ctx>.+)$"
+)
 _FOR: Final = re.compile(r"^(?P<head>.+?)\s+(?:for|next to|beside|belonging to)\s+(?P<ctx>.+)$")
 _ROLE_NAMES: Final[dict[RoleHint, RefRole]] = {
     "button": "button", "link": "link", "textbox": "textbox", "checkbox": "checkbox", "radio": "radio",
@@ -103,7 +109,10 @@ def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
     exact = next((g for g in quoted.groups() if g is not None), None) if quoted else None
     folded = fold(raw)
     head, container, kind, either = folded, None, None, False
-    for pattern in _CONTAINER_PATTERNS:
+    record = _RECORD_CONTROL.match(folded)
+    if record is not None:
+        head, container = record.group("head"), record.group("ctx")
+    for pattern in () if record is not None else _CONTAINER_PATTERNS:
         if match := pattern.match(folded):
             head = match.group("head")
             kind = _KINDS.get(match.group("kind"))
@@ -112,7 +121,7 @@ def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
             either = pattern is _CONTAINER_PATTERNS[0] and _LABELED.match(folded[match.end("kind") :]) is not None
             break
     else:
-        if (match := _FOR.match(folded)) and (exact is not None or _role_in(match.group("head"))):
+        if record is None and (match := _FOR.match(folded)) and (exact is not None or _role_in(match.group("head"))):
             head, container = match.group("head"), match.group("ctx")
     target = parse_target(head)
     if either and container is not None and not (target.name or target.text).strip() and target.role is not None:
@@ -140,6 +149,7 @@ def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
         ordinal=target.ordinal,
         exact=quoted_name,
         commit=commit,
+        record=record is not None,
     )
     return ReadRef(ref, unread)
 

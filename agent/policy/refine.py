@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.policy.decompose import ALL_FIELDS
-from agent.policy.explore import dismiss_control, open_submenu, reveal, wait_until_enabled
+from agent.policy.explore import MAX_OPENS, dismiss_control, open_submenu, record_entry, reveal, wait_until_enabled
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.text import fold, similarity, words
@@ -202,8 +202,17 @@ def _click(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecis
     element = _locate(step, page, ref)
     if element is None and step.kind == "submit" and ref is None:
         element = _submit_control(page)
+    if element is None and ref is not None and ref.record and step.attempts < MAX_OPENS:
+        # A record's control that only shows once the record is open: open it from the list.
+        entry, why = record_entry(page, ref)
+        if entry is not None:
+            return StepDecision(_act("click", entry), f"Open {_label(entry)!r} to find its {ref.name or 'control'}.", 0.7, completes_step=False, probe=True)
+        if "match" in why:
+            return StepDecision(None, "", reason=why)
     if element is None:
         return _reveal(page, step)
+    if step.value == "on" and "checked" in element.states:
+        return StepDecision(None, f"{_label(element)!r} is already on.", satisfied=True)
     if element.disabled:
         move = wait_until_enabled(element, step.attempts)
         return StepDecision(move.action, move.thought, move.confidence, reason=move.reason, completes_step=False, probe=True)

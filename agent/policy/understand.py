@@ -35,6 +35,7 @@ from typing import Final
 from agent.policy.coverage import unaccounted
 from agent.policy.lexicon import ATTRIBUTE_NOUNS
 from agent.policy.decompose import ALL_FIELDS, merge_find, normalise_clause, read_clause, split_clauses
+from agent.policy.record_frames import merge_record_find
 from agent.policy.references import read_ref
 from agent.policy.suggest import merge_suggest
 from planning import Plan, PlanStep
@@ -48,7 +49,7 @@ _ROLE_NOUNS: Final[frozenset[str]] = frozenset({"button", "btn", "link"})
 # Controls whose click must show a result to count (a commit, or a change of a record).
 _EFFECT_WORDS: Final[frozenset[str]] = COMMIT_WORDS | frozenset(
     "delete remove archive deactivate activate enable disable upload export import reply share invite subscribe "
-    "unsubscribe approve reject transfer checkout".split()
+    "unsubscribe approve reject transfer checkout star flag pin".split()
 )
 _CASE: Final = re.compile(r"\s+(?:in|using|with)\s+(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?\b", re.IGNORECASE)
 _ATTRIBUTE: Final = "(?:" + "|".join(sorted(map(re.escape, ATTRIBUTE_NOUNS), key=len, reverse=True)) + ")"
@@ -96,8 +97,9 @@ class _Reading:
 def understand(goal: str) -> Understanding:
     """The policy's plan and contract for ``goal`` (see the module doc)."""
     reading = _Reading(goal, [], [], [], [], [])
-    segments, found = merge_find(merge_suggest(split_clauses(goal)))
-    reading.means.extend(found)
+    records, record_found = merge_record_find(split_clauses(goal))
+    segments, found = merge_find(merge_suggest(records))
+    reading.means.extend([*record_found, *found])
     flat: list[PlanStep] = []
     editing = False
     carried: ValueSource | None = None  # "find the 5th word …", for the next "type it …"
@@ -107,6 +109,7 @@ def understand(goal: str) -> Understanding:
             segment = segment[: case.start()] + segment[case.end() :]
         read = read_clause(segment)
         reading.means.extend(read.means)
+        reading.results.extend(read.results)
         normalised, _ = normalise_clause(segment)
         if normalised is not None and _NOTHING.match(fold(normalised)):
             reading.means.append(normalised)  # "select nothing": no box to tick

@@ -40,3 +40,13 @@ const collapse = (text, max) => {
   const out = (text || '').replace(/\s+/g, ' ').trim();
   return max && out.length > max ? out.slice(0, max - 1) + '…' : out;
 };
+
+// An icon control that is not marked up as one (a <span class="trash">, <i id="star-3">): an
+// element with a pointer cursor whose class or id words name what it does. It is collected
+// even inside a clickable row, named by its text, title or alt, else by those words.
+const ICON_WORDS = new Set(['trash', 'delete', 'remove', 'bin', 'star', 'reply', 'forward', 'archive',
+  'flag', 'important', 'send', 'close', 'edit', 'pin', 'like', 'share', 'retweet', 'bookmark',
+  'favorite', 'favourite', 'unread', 'spam', 'snooze', 'mute']);
+// Class words with which such an icon says it is on (a clicked star: class="star clicked").
+const ICON_ON_WORDS = new Set(['active', 'on', 'checked', 'selected', 'pressed', 'clicked', 'starred', 'flagged',
+  'toggled', 'marked', 'liked', 'pinned']);

@@ -6,7 +6,9 @@
 // the server's (verification/html_containers.py), so both extractions of a page agree:
 //   row (tr, [role=row]): the texts of its cells (child elements), the element's own text taken
 //     out of its cell, joined with " · ";
-//   item (li, [role=listitem]), card (article, [role=article], a class word ending in "card"/"Card"):
+//   item (li, [role=listitem], or a clickable box with a sibling of the same class — a plain-div list
+//     entry; V3 only: the server cannot see the pointer cursor), card (article, [role=article], a class
+//     word ending in "card"/"Card"):
 //     its heading, else its text without the element's own text;
 //   dialog (dialog, [role=dialog], [role=alertdialog]): aria-label, aria-labelledby or heading;
 //   section (section, [role=region], fieldset): aria-label, aria-labelledby, legend or heading;
@@ -39,7 +41,20 @@ const containerKind = (el) => {
   const classes = el.getAttribute('class') || '';
   if ((classes.includes('card') || classes.includes('Card'))
     && classes.split(/\s+/).some((word) => word.endsWith('card') || word.endsWith('Card'))) return 'card';
+  if (classes.trim() && isRepeatedEntry(el, classes)) return 'item';
   return '';
+};
+
+// An entry of a list made of plain boxes (an inbox of <div class="email-thread">): a clickable box
+// (pointer cursor) with a sibling of the same class that is one too.
+const isRepeatedEntry = (el, classes) => {
+  const parent = el.parentElement;
+  if (!parent || !el.firstElementChild || ['ul', 'ol', 'table', 'tbody', 'tr'].includes(el.tagName.toLowerCase())) return false;
+  let twin = null;
+  for (const other of parent.children) {
+    if (other !== el && other.getAttribute('class') === classes) { twin = other; break; }
+  }
+  return twin !== null && getComputedStyle(el).cursor === 'pointer' && getComputedStyle(twin).cursor === 'pointer';
 };
 
 const entryOf = (kind, text) => (text ? `${kind}: ${text}` : (kind === 'dialog' ? 'dialog:' : null));

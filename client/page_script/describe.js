@@ -93,6 +93,19 @@ const sliderReadout = (el) => {
   return undefined;
 };
 
+// The words of an element's class and id ("email-reply star clicked" → email, reply, star, clicked).
+const classWords = (el) => `${typeof el.className === 'string' ? el.className : ''} ${el.id || ''}`
+  .replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+// The words that name an icon control (ICON_WORDS), in the order they appear; [] for anything else.
+const iconWords = (el) => {
+  const tag = el.tagName.toLowerCase();
+  if (tag === 'html' || tag === 'body' || isFormControl(el)) return [];
+  const found = classWords(el).filter((word) => ICON_WORDS.has(word) && !ICON_ON_WORDS.has(word));
+  return found.filter((word, at) => found.indexOf(word) === at);
+};
+const isIcon = (el) => iconWords(el).length > 0 && collapse(el.textContent, NAME_MAX + 1).length <= 40
+  && getComputedStyle(el).cursor === 'pointer';
+
 const isFormControl = (el) => ['input', 'select', 'textarea'].includes(el.tagName.toLowerCase());
 
 // Text of `root` without the text of `skip` (a label that wraps its own control).
@@ -170,7 +183,7 @@ const nameOf = (el, visible) => {
   if (tag === 'input' && BUTTON_TYPES.has((el.type || '').toLowerCase())) {
     return collapse(el.value || (el.type === 'submit' ? 'Submit' : el.type === 'reset' ? 'Reset' : ''), NAME_MAX);
   }
-  return '';
+  return iconWords(el).join(' ');
 };
 
 const valueOf = (el, role) => {
@@ -238,6 +251,9 @@ const statesOf = (el) => {
   const aria = (name) => el.getAttribute(name) === 'true';
   if (el.matches(':disabled') || aria('aria-disabled')) out.push('disabled');
   if (el.checked === true || aria('aria-checked') || aria('aria-pressed')) out.push('checked');
+  // An icon control with no ARIA state of its own that says it is on with a class word.
+  else if (!el.hasAttribute('aria-pressed') && !el.hasAttribute('aria-checked') && iconWords(el).length
+    && classWords(el).some((word) => ICON_ON_WORDS.has(word))) out.push('checked');
   const isSummary = el.tagName.toLowerCase() === 'summary' && el.parentElement && el.parentElement.tagName.toLowerCase() === 'details';
   if (aria('aria-expanded') || (isSummary && el.parentElement.open)) out.push('expanded');
   else if (el.getAttribute('aria-expanded') === 'false' || (isSummary && !el.parentElement.open)) out.push('collapsed');

@@ -42,6 +42,8 @@ const collect = (root, out) => {
     } else if (el.tagName.toLowerCase() !== 'label'
       && (isSuggestion(el) || (!el.closest(INTERACTIVE) && isPointerOrigin(el) && collapse(el.textContent)))) {
       out.push(el);
+    } else if (!el.closest(INTERACTIVE) && isIcon(el)) {
+      out.push(el); // an icon control, even inside a clickable row: its own target
     }
     if (el.shadowRoot) collect(el.shadowRoot, out);
   }

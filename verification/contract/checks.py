@@ -13,7 +13,8 @@ begins and :func:`evaluate` on every later request.
   elements or messages — the focus moving onto a Save button is not a saved form.
 * ``message`` (event) — a message of that kind (with that text) appeared that was not on
   the first page (it stays satisfied after a toast fades), or one that was there is gone.
-* ``shown`` — the value is shown (outside form fields) more often than on the first page.
+* ``shown`` — the value is shown (outside form fields) more often than on the first page; with
+  ``appear`` false (a deleted record), it was shown at first and is shown nowhere now.
 * ``url`` — the page's address is the one named (scheme-less host/path, or a fragment).
 * ``presence`` — the element appeared (was not on the first page) or disappeared.
 
@@ -229,6 +230,11 @@ def _now(clause: Clause, contract: Contract, page: PageState, step: int) -> tupl
         case "shown":
             assert clause.value is not None
             count = _page_text_count(page, clause.value)
+            if not clause.appear:  # a deleted record: its words are nowhere on the page any more
+                if count == 0 and base > 0:
+                    line = f"{clause.value!r} is no longer shown on the page ({base}× at the start)"
+                    return _holds(line, Evidence(step=step, observation=line, value=clause.value))
+                return _not_yet(f"{clause.value!r} is still shown on the page ({count}×)")
             if count > base:
                 line = f"{clause.value!r} is shown on the page ({count}× now, {base}× at the start)"
                 return _holds(line, Evidence(step=step, observation=line, value=clause.value))

@@ -80,6 +80,11 @@ class ElementRef(BaseModel):
         description="True for the control that commits the form (Save, Submit, Create, Send, OK…), whatever its "
         "exact label, when the goal does not name it exactly.",
     )
+    record: bool = Field(
+        default=False,
+        description="True when the container is a record of a list (an email, message, ticket, order) that opens: "
+        "the control is in that record's row/card/item, or in the one open view of that record.",
+    )
     field_kind: Literal["textarea", "line"] | None = Field(
         default=None,
         description="The kind of text field the goal names: 'textarea' for a multi-line text area, 'line' for a "
@@ -109,7 +114,9 @@ class ElementRef(BaseModel):
         text = f"{quantity}{ordinal}{role}"
         if self.name.strip():
             text += f" {self.name.strip()!r}"
-        if self.container:
+        if self.container and self.record:
+            text += f" of the record for {self.container!r}"
+        elif self.container:
             text += f" in the {self.container_kind or 'part'} for {self.container!r}"
         elif self.container_kind:
             text += f" in the {self.container_kind}"

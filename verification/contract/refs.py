@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from verification.contract.captions import named_by_caption
-from verification.contract.wording import fold, words, words_within
 from verification.contract.model import ElementRef, RefRole
+from verification.contract.records import exact_entries, in_open_view
+from verification.contract.wording import fold, words, words_within
 from verification.elements import PageElement
 from verification.page import PageState
 
@@ -201,6 +202,7 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
     family = ROLE_FAMILIES[ref.role] if ref.role is not None else None
     ref_words = words(ref.name)
     scored: list[tuple[float, int, PageElement]] = []
+    unplaced: list[tuple[float, int, PageElement]] = []  # a record's control anywhere: for its open view
     for order, element in enumerate(page.elements):
         if family is not None and element.role not in family:
             continue
@@ -210,15 +212,17 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
             continue
         if not perceivable(element, page):
             continue
-        if ref.container or ref.container_kind:
-            if not _in_container(ref, element):
-                continue
+        placed = not (ref.container or ref.container_kind) or _in_container(ref, element)
+        if not placed and not ref.record:
+            continue
         score = _name_score(ref_words, element) if ref_words else 0.9
         if score == 0.0:
             continue
         if ref.role is not None and element.role == ref.role:
             score += _EXACT_ROLE_BONUS
-        scored.append((score, order, element))
+        (scored if placed else unplaced).append((score, order, element))
+    if ref.record and ref.container:
+        scored = exact_entries(scored, ref.container, words) if scored else in_open_view(ref, page, unplaced, words, lambda e: perceivable(e, page))
     if not scored:
         scored = _named_by_type(ref, page, family, roles)
     if not scored and ref_words:

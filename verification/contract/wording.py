@@ -23,7 +23,7 @@ _PHRASES: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
     )
 )
 _GLYPHS: Final = str.maketrans({"×": " x ", "✕": " x ", "✖": " x ", "╳": " x ", "✗": " x "})
-_EQUIVALENT: Final[dict[str, str]] = {"close": "x", "dismiss": "x"}
+_EQUIVALENT: Final[dict[str, str]] = {"close": "x", "dismiss": "x", "trash": "delete"}
 _WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 
 
