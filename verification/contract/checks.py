@@ -30,20 +30,12 @@ from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
 from verification.actions import Action
-from verification.contract.model import Clause, ClauseResult, Contract, ElementRef, Evidence
+from verification.contract.model import Clause, ClauseResult, Contract, Evidence
 from verification.contract.reads import read_values
-from verification.contract.states import in_state, is_checked, state_candidates, state_now
-from verification.contract.refs import Resolution, describe_element, fold, matches, perceivable, resolve
-from verification.contract.values import listed, value_matches
-from verification.elements import PageElement
+from verification.contract.refs import describe_element, fold, matches, perceivable, resolve
+from verification.contract.state_checks import TEXT_ROLES, choice_now, control_now, field_value_now, holds, not_yet
 from verification.page import PageState
 
-TEXT_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
-VALUE_ROLES: Final = TEXT_ROLES | {"slider"}  # fields a field_value clause reads
-LIST_ROLES: Final = frozenset({"combobox", "listbox"})
-CHOICE_ROLES: Final = frozenset(
-    {"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio", "treeitem", "tab", "button"}
-)
 _ACTION_KINDS: Final[dict[str, frozenset[str]]] = {
     "click": frozenset({"click"}),
     "setValue": frozenset({"type"}),
@@ -70,92 +62,6 @@ class PreviousStep:
 
 
 # ---- the page now -------------------------------------------------------------------------
-
-
-def _holds(detail: str, evidence: Evidence | None = None) -> tuple[str, str, Evidence | None]:
-    return "holds", detail, evidence
-
-
-def _not_yet(detail: str) -> tuple[str, str, Evidence | None]:
-    return "pending", detail, None
-
-
-def _wrong(detail: str) -> tuple[str, str, Evidence | None]:
-    return "failed", detail, None
-
-
-def _field_value(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
-    assert clause.target is not None
-    if clause.value is None:
-        return _not_yet(f"nothing read yet from {clause.read.describe() if clause.read else 'the page'}")
-    found = state_candidates(clause.target, page, VALUE_ROLES)
-    if not found.found:
-        return _not_yet(found.reason)
-    if clause.target.any:  # "type x into a text box": one that holds it is enough
-        found = Resolution(tuple(e for e in found.elements if value_matches(clause.value, e.value, clause.match))[:1] or found.elements[:1])
-    wrong = [e for e in found.elements if not value_matches(clause.value, e.value, clause.match)]
-    if wrong:
-        element = wrong[0]
-        return _wrong(f"{describe_element(element)} holds {element.value or ''!r}, not {clause.value!r}")
-    element = found.elements[0]
-    where = describe_element(element) if len(found.elements) == 1 else f"{len(found.elements)} fields"
-    return _holds(f"{where} holds {clause.value!r}", Evidence(step=step, observation=f"{where} holds {clause.value!r}", element=where, value=element.value))
-
-
-def _choice(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
-    assert clause.value is not None
-    lists = resolve(clause.target, page, roles=LIST_ROLES) if clause.target is not None else Resolution(())
-    if not lists.found and not lists.ambiguous:
-        lists = _only_list(page)  # "the scroll list": the page's one list, whatever its label
-    if lists.found:
-        element = lists.elements[0]
-        if element.input_type == "select-multiple" and listed(clause.value, element.value, clause.match):
-            seen = f"{describe_element(element)} has {clause.value!r} among its selected options"
-            return _holds(seen, Evidence(step=step, observation=seen, element=describe_element(element), value=element.value))
-        if value_matches(clause.value, element.value, clause.match):
-            seen = f"{describe_element(element)} shows {element.value!r}"
-            return _holds(seen, Evidence(step=step, observation=seen, element=describe_element(element), value=element.value))
-    options = resolve(_option_ref(clause), page, roles=CHOICE_ROLES - {"button"})
-    if options.found:
-        element = options.elements[0]
-        if is_checked(element):
-            seen = f"{describe_element(element)} is selected"
-            return _holds(seen, Evidence(step=step, observation=seen, element=describe_element(element)))
-        return _wrong(f"{describe_element(element)} is not selected")
-    if lists.found:
-        element = lists.elements[0]
-        return _wrong(f"{describe_element(element)} shows {element.value or ''!r}, not {clause.value!r}")
-    return _not_yet(f"no list or option {clause.value!r} is visible")
-
-
-def _only_list(page: PageState) -> Resolution:
-    lists = [e for e in page.elements if e.role in LIST_ROLES and perceivable(e, page)]
-    return Resolution(tuple(lists[:1])) if len(lists) == 1 else Resolution((), "no single list on the page")
-
-
-def _option_ref(clause: Clause) -> ElementRef:
-    target = clause.target
-    return ElementRef(
-        name=clause.value or "",
-        container=target.container if target is not None else None,
-        container_kind=target.container_kind if target is not None else None,
-    )
-
-
-def _control(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
-    assert clause.target is not None and clause.state is not None
-    roles = CHOICE_ROLES if clause.state in ("checked", "unchecked") else None
-    found = state_candidates(clause.target, page, roles)
-    if not found.found:
-        return _not_yet(found.reason)
-    if clause.target.any:  # one in the wanted state is enough
-        element = next((e for e in found.elements if in_state(e, clause.state)), found.elements[0])
-    else:  # the one element, or — for "every" — the first that is not yet in the state
-        element = next((e for e in found.elements if not in_state(e, clause.state)), found.elements[0])
-    line = f"{describe_element(element)} is {state_now(element, clause.state)}"
-    if in_state(element, clause.state):
-        return _holds(line, Evidence(step=step, observation=line, element=describe_element(element)))
-    return _wrong(line)
 
 
 def _page_text_count(page: PageState, value: str) -> int:
@@ -217,50 +123,50 @@ def _now(clause: Clause, contract: Contract, page: PageState, step: int) -> tupl
     base = contract.baseline.get(clause.id, 0)
     match clause.kind:
         case "field_value":
-            return _field_value(clause, page, step)
+            return field_value_now(clause, page, step)
         case "choice":
-            return _choice(clause, page, step)
+            return choice_now(clause, page, step)
         case "control":
-            return _control(clause, page, step)
+            return control_now(clause, page, step)
         case "url":
             assert clause.value is not None
             if _url_matches(clause.value, page.url):
-                return _holds(f"the page is {page.url}", Evidence(step=step, observation=f"the page is {page.url}", value=page.url))
-            return _not_yet(f"the page is {page.url}")
+                return holds(f"the page is {page.url}", Evidence(step=step, observation=f"the page is {page.url}", value=page.url))
+            return not_yet(f"the page is {page.url}")
         case "shown":
             assert clause.value is not None
             count = _page_text_count(page, clause.value)
             if not clause.appear:  # a deleted record: its words are nowhere on the page any more
                 if count == 0 and base > 0:
                     line = f"{clause.value!r} is no longer shown on the page ({base}× at the start)"
-                    return _holds(line, Evidence(step=step, observation=line, value=clause.value))
-                return _not_yet(f"{clause.value!r} is still shown on the page ({count}×)")
+                    return holds(line, Evidence(step=step, observation=line, value=clause.value))
+                return not_yet(f"{clause.value!r} is still shown on the page ({count}×)")
             if count > base:
                 line = f"{clause.value!r} is shown on the page ({count}× now, {base}× at the start)"
-                return _holds(line, Evidence(step=step, observation=line, value=clause.value))
-            return _not_yet(f"{clause.value!r} is not shown more than at the start ({count}×)")
+                return holds(line, Evidence(step=step, observation=line, value=clause.value))
+            return not_yet(f"{clause.value!r} is not shown more than at the start ({count}×)")
         case "presence":
             assert clause.target is not None
             found = resolve(clause.target, page)
             present = len(found.elements)
             if clause.appear and present > base:
                 line = f"{describe_element(found.elements[0])} appeared"
-                return _holds(line, Evidence(step=step, observation=line, element=describe_element(found.elements[0])))
+                return holds(line, Evidence(step=step, observation=line, element=describe_element(found.elements[0])))
             if not clause.appear and present == 0 and base > 0:
-                return _holds(f"{clause.target.describe()} is gone", Evidence(step=step, observation=f"{clause.target.describe()} is gone"))
-            return _not_yet(f"{clause.target.describe()} is {'not there yet' if clause.appear else 'still there'}")
+                return holds(f"{clause.target.describe()} is gone", Evidence(step=step, observation=f"{clause.target.describe()} is gone"))
+            return not_yet(f"{clause.target.describe()} is {'not there yet' if clause.appear else 'still there'}")
         case "message":
             seen = _messages(clause, page)
             if not clause.appear:
                 if base > 0 and not seen:
                     line = f"the message {clause.value!r} is gone" if clause.value else "the message is gone"
-                    return _holds(line, Evidence(step=step, observation=line))
-                return _not_yet("the message is still shown" if seen else "no such message was shown")
+                    return holds(line, Evidence(step=step, observation=line))
+                return not_yet("the message is still shown" if seen else "no such message was shown")
             if len(seen) > base:
                 line = f"the page shows {seen[-1]!r}"
-                return _holds(line, Evidence(step=step, observation=line, value=seen[-1]))
-            return _not_yet("no such message has appeared")
-    return _not_yet("checked from the action log")
+                return holds(line, Evidence(step=step, observation=line, value=seen[-1]))
+            return not_yet("no such message has appeared")
+    return not_yet("checked from the action log")
 
 
 # ---- the action log ------------------------------------------------------------------------

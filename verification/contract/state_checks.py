@@ -1,0 +1,106 @@
+"""The state clauses of a contract checked on the page now: a field holds its value, a list
+or option shows the choice, a control is in its state. Each answer is (status, detail,
+evidence): ``holds``, ``pending`` (not yet), or ``failed`` (the page shows otherwise)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from verification.contract.model import Clause, ElementRef, Evidence
+from verification.contract.refs import Resolution, describe_element, perceivable, resolve
+from verification.contract.states import in_state, is_checked, state_candidates, state_now
+from verification.contract.values import listed, value_matches
+from verification.page import PageState
+
+TEXT_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
+VALUE_ROLES: Final = TEXT_ROLES | {"slider"}  # fields a field_value clause reads
+LIST_ROLES: Final = frozenset({"combobox", "listbox"})
+CHOICE_ROLES: Final = frozenset(
+    {"checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio", "treeitem", "tab", "button"}
+)
+
+
+def holds(detail: str, evidence: Evidence | None = None) -> tuple[str, str, Evidence | None]:
+    return "holds", detail, evidence
+
+
+def not_yet(detail: str) -> tuple[str, str, Evidence | None]:
+    return "pending", detail, None
+
+
+def wrong(detail: str) -> tuple[str, str, Evidence | None]:
+    return "failed", detail, None
+
+
+def field_value_now(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
+    assert clause.target is not None
+    if clause.value is None:
+        return not_yet(f"nothing read yet from {clause.read.describe() if clause.read else 'the page'}")
+    found = state_candidates(clause.target, page, VALUE_ROLES)
+    if not found.found:
+        return not_yet(found.reason)
+    if clause.target.any:  # "type x into a text box": one that holds it is enough
+        found = Resolution(tuple(e for e in found.elements if value_matches(clause.value, e.value, clause.match))[:1] or found.elements[:1])
+    off = [e for e in found.elements if not value_matches(clause.value, e.value, clause.match)]
+    if off:
+        element = off[0]
+        return wrong(f"{describe_element(element)} holds {element.value or ''!r}, not {clause.value!r}")
+    element = found.elements[0]
+    where = describe_element(element) if len(found.elements) == 1 else f"{len(found.elements)} fields"
+    return holds(f"{where} holds {clause.value!r}", Evidence(step=step, observation=f"{where} holds {clause.value!r}", element=where, value=element.value))
+
+
+def choice_now(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
+    assert clause.value is not None
+    lists = resolve(clause.target, page, roles=LIST_ROLES) if clause.target is not None else Resolution(())
+    if not lists.found and not lists.ambiguous:
+        lists = _only_list(page)  # "the scroll list": the page's one list, whatever its label
+    if lists.found:
+        element = lists.elements[0]
+        if element.input_type == "select-multiple" and listed(clause.value, element.value, clause.match):
+            seen = f"{describe_element(element)} has {clause.value!r} among its selected options"
+            return holds(seen, Evidence(step=step, observation=seen, element=describe_element(element), value=element.value))
+        if value_matches(clause.value, element.value, clause.match):
+            seen = f"{describe_element(element)} shows {element.value!r}"
+            return holds(seen, Evidence(step=step, observation=seen, element=describe_element(element), value=element.value))
+    options = resolve(_option_ref(clause), page, roles=CHOICE_ROLES - {"button"})
+    if options.found:
+        element = options.elements[0]
+        if is_checked(element):
+            seen = f"{describe_element(element)} is selected"
+            return holds(seen, Evidence(step=step, observation=seen, element=describe_element(element)))
+        return wrong(f"{describe_element(element)} is not selected")
+    if lists.found:
+        element = lists.elements[0]
+        return wrong(f"{describe_element(element)} shows {element.value or ''!r}, not {clause.value!r}")
+    return not_yet(f"no list or option {clause.value!r} is visible")
+
+
+def _only_list(page: PageState) -> Resolution:
+    lists = [e for e in page.elements if e.role in LIST_ROLES and perceivable(e, page)]
+    return Resolution(tuple(lists[:1])) if len(lists) == 1 else Resolution((), "no single list on the page")
+
+
+def _option_ref(clause: Clause) -> ElementRef:
+    target = clause.target
+    return ElementRef(
+        name=clause.value or "",
+        container=target.container if target is not None else None,
+        container_kind=target.container_kind if target is not None else None,
+    )
+
+
+def control_now(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
+    assert clause.target is not None and clause.state is not None
+    roles = CHOICE_ROLES if clause.state in ("checked", "unchecked") else None
+    found = state_candidates(clause.target, page, roles)
+    if not found.found:
+        return not_yet(found.reason)
+    if clause.target.any:  # one in the wanted state is enough
+        element = next((e for e in found.elements if in_state(e, clause.state)), found.elements[0])
+    else:  # the one element, or — for "every" — the first that is not yet in the state
+        element = next((e for e in found.elements if not in_state(e, clause.state)), found.elements[0])
+    line = f"{describe_element(element)} is {state_now(element, clause.state)}"
+    if in_state(element, clause.state):
+        return holds(line, Evidence(step=step, observation=line, element=describe_element(element)))
+    return wrong(line)
