@@ -20,10 +20,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 FAST = StabilityConfig(min_wait_ms=50, dom_quiet_ms=100, network_idle_ms=100, max_wait_ms=2000)
 
 
-async def run(goal: str, page: Page, server: LocalServer, tmp_path: Path) -> RunResult:
+async def run(goal: str, page: Page, server: LocalServer, tmp_path: Path, max_steps: int = 12) -> RunResult:
     return await run_task(
         goal, None, server=server.url, api_key=server.api_key, page=page, stability=FAST,
-        max_steps=12, state_file=str(tmp_path / "state.json"), tab_key="inbox",
+        max_steps=max_steps, state_file=str(tmp_path / "state.json"), tab_key="inbox",
     )  # fmt: skip
 
 
@@ -56,9 +56,11 @@ async def test_a_star_that_shows_no_state_is_not_claimed(
     await page.goto(f"{pages_url}/pages/inbox.html?layout={layout}&stateless=1")
     await page.evaluate("sessionStorage.clear()")
     await page.reload()
-    result = await run("Find the email by Audrey Hale and click the star icon to mark it as important.", page, stepwise_server, tmp_path)
     # Without a model a click that changes nothing does not verify: the task fails (its
-    # corrections never reach another message's star); with an effect unseen it would ask.
+    # corrections — a retry, a reload, looking again — never reach another message's star);
+    # with an effect unseen it would ask. The corrections and the bounded search take steps.
+    goal = "Find the email by Audrey Hale and click the star icon to mark it as important."
+    result = await run(goal, page, stepwise_server, tmp_path, max_steps=25)
     assert result.status in ("needs_confirmation", "failed"), (result.status, result.error, [s.action for s in result.steps])
     log = (await page.get_attribute("body", "data-log") or "").split(" | ")
     assert set(log) == {"star:Audrey Hale"}, log  # never another message's star, even after a reload
