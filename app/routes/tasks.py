@@ -71,7 +71,7 @@ async def get_task(task_id: str, ctx: Context, deps: Deps) -> TaskDetailOut:
         status=task.status,
         complexity=task.complexity,
         step_index=task.step_index,
-        plan=task.plan,
+        plan=camelize(task.plan),
         contract=ContractOut.model_validate(detail.contract) if detail.contract is not None else None,
         failure_code=task.failure_code,
         failure_reason=task.failure_reason,

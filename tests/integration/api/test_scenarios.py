@@ -52,6 +52,7 @@ async def test_patient_is_added_with_no_model_and_exactly_one_finish(api: Api) -
     detail = (await api.client.get(f"/api/tasks/{bodies[0]['taskId']}", headers=api.headers())).json()
     assert [s["action"] for s in detail["steps"]].count("finish()") == 1
     assert [step["status"] for step in detail["plan"]["steps"]] == ["completed", "completed", "completed"]
+    assert "currentStepIndex" in detail["plan"] and "current_step_index" not in detail["plan"]  # camelCase, as everywhere
     assert await api.store.usage.list_for_task("tenant-a", bodies[0]["taskId"]) == []
 
 
