@@ -245,6 +245,10 @@ class FinalizeBatch(BaseModel):
         default_factory=list, description="(action id, fields to set) — e.g. a verification verdict"
     )
     messages: list[Message] = Field(default_factory=list)
+    message_outcome: tuple[str, Literal["success", "failure"], str | None] | None = Field(
+        default=None,
+        description="(message id, outcome, error): the verdict on the step a message announced, once verified",
+    )
     verifications: list[VerificationRecordRow] = Field(default_factory=list)
     corrections: list[CorrectionRecord] = Field(default_factory=list)
     usage: list[UsageLog] = Field(default_factory=list)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import structlog
 from langgraph.runtime import Runtime
@@ -81,7 +81,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             session=ctx.session.model_copy(update={"updated_at": now, "url": page.url}),
             actions=[action],
             action_updates=_verdict_update(state),
-            messages=_messages(task, outcome, is_new, now),
+            messages=_messages(task, outcome, is_new, now, action.id),
+            message_outcome=_message_outcome(state),
             verifications=_verification_rows(state, now),
             corrections=[c.model_copy(update={"step_index": step_index}) for c in state.get("corrections", [])],
         )
@@ -120,12 +121,25 @@ def _aimed_at(contract: Contract | None, outcome: StepOutcome, page: PageState) 
     return clause_hits(contract, action, page), describe_element(element) if element is not None else None
 
 
-def _messages(task: Task, outcome: StepOutcome, is_new: bool, now: Any) -> list[Message]:
+def message_id(action_id: str) -> str:
+    """The id of the assistant message that announced an action: its verdict finds it by this."""
+    return f"msg-{action_id}"
+
+
+def _message_outcome(state: InteractState) -> tuple[str, Literal["success", "failure"], str | None] | None:
+    result, last = state.get("verification"), state.get("last_action")
+    if result is None or last is None:
+        return None
+    return message_id(last.id), "success" if result.success else "failure", None if result.success else result.reason[:500]
+
+
+def _messages(task: Task, outcome: StepOutcome, is_new: bool, now: Any, action_id: str) -> list[Message]:
     messages: list[Message] = []
     if is_new:
         messages.append(Message(tenant_id=task.tenant_id, session_id=task.session_id, task_id=task.id, role="user", content=task.query, created_at=now))
     messages.append(
         Message(
+            id=message_id(action_id),
             tenant_id=task.tenant_id,
             session_id=task.session_id,
             task_id=task.id,

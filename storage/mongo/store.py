@@ -133,6 +133,13 @@ class MongoStore:
                 await self._upsert_session(batch.session, session)
             for collection, docs in inserts:
                 await _insert(self._db, collection, docs, session)
+            if batch.message_outcome is not None:  # an older message may predate outcome ids: no match is fine
+                message_id, outcome, error = batch.message_outcome
+                await self._db[MESSAGES.name].update_one(
+                    {"_id": message_id, "tenant_id": batch.task.tenant_id, "session_id": batch.task.session_id},
+                    {"$set": {"action_status": outcome, "action_error": error}},
+                    session=session,
+                )
             for action_id, fields in updates:
                 result = await self._db[ACTIONS.name].update_one(
                     {"_id": action_id, "tenant_id": batch.task.tenant_id, "task_id": batch.task.id},

@@ -129,6 +129,12 @@ class SqliteStore:
             _insert(conn, VERIFICATIONS, batch.verifications)
             _insert(conn, CORRECTIONS, batch.corrections)
             _insert(conn, USAGE, batch.usage)
+            if batch.message_outcome is not None:  # an older message may predate outcome ids: no row is fine
+                message_id, outcome, error = batch.message_outcome
+                conn.execute(
+                    "UPDATE messages SET action_status = ?, action_error = ? WHERE id = ? AND tenant_id = ? AND session_id = ?",
+                    (outcome, error, message_id, task.tenant_id, task.session_id),
+                )
             for action_id, fields in updates:
                 assignments = ", ".join(f"{name} = ?" for name in fields)
                 values = [ACTIONS.value(n, v) for n, v in fields.items()]

@@ -77,3 +77,11 @@ async def test_a_stale_or_mismatched_step_is_a_conflict_that_changes_nothing(api
         error = response.json()["error"]
         assert error["code"] == "TASK_CONFLICT" and error["details"]["newestStepIndex"] == second["stepIndex"]
     assert len(await _steps(api, ids["taskId"])) == steps
+
+
+async def test_a_step_s_message_says_how_its_action_went_once_verified(api: Api) -> None:
+    first, ids = await _start(api)
+    await api.interact({"url": URL, "interactiveTree": save_form(name="Jas"), "stepIndex": first["stepIndex"], **ids})
+    messages = (await api.client.get(f"/api/session/{ids['sessionId']}/messages", headers=api.headers())).json()["messages"]
+    assistant = [m for m in messages if m["role"] == "assistant"]
+    assert [m["actionStatus"] for m in assistant] == ["success", "pending"]  # the newest step is not verified yet
