@@ -20,6 +20,7 @@ from pydantic import TypeAdapter
 from pydantic_core import to_jsonable_python
 
 from storage.models import (
+    RateDecision,
     CorrectionRecord,
     FinalizeBatch,
     KnowledgeChunk,
@@ -193,6 +194,23 @@ def rate_window(now: datetime, window_seconds: int) -> Window:
     start = int(epoch // window_seconds) * window_seconds
     end = start + window_seconds
     return Window(start=start, end=end, retry_after_seconds=max(1, math.ceil(end - epoch)))
+
+
+def sliding_decision(count: int, previous: int, limit: int, now: datetime, window_seconds: int) -> RateDecision:
+    """The sliding-window decision on two fixed-window counters (the approximation Cloudflare
+    and NGINX use): the previous window's count, weighted by how much of it still lies within
+    the last ``window_seconds``, plus this window's. A burst across a window boundary is not
+    a fresh allowance: at most about ``limit`` requests pass in any ``window_seconds``."""
+    window = rate_window(now, window_seconds)
+    elapsed = (to_utc(now).timestamp() - window.start) / window_seconds
+    estimate = previous * (1.0 - elapsed) + count
+    if estimate <= limit:
+        return RateDecision(allowed=True, count=count, limit=limit, retry_after_seconds=0)
+    if count < limit and previous > 0:  # later in this window the previous one weighs less
+        wait = window_seconds * (estimate + 1 - limit) / previous  # room for the next request too
+    else:  # not in this window: in the next, this window's count weighs in as it fades
+        wait = window.end - to_utc(now).timestamp() + window_seconds * max(0.0, 1.0 - (limit - 1) / max(count, 1))
+    return RateDecision(allowed=False, count=count, limit=limit, retry_after_seconds=max(1, math.ceil(wait)))
 
 
 def _goal_terms(goal: str) -> set[str]:

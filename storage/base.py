@@ -144,7 +144,9 @@ class KnowledgeRepository(Protocol):
 
 class RateLimitRepository(Protocol):
     async def hit(self, key: str, limit: int, window_seconds: int, now: datetime) -> RateDecision:
-        """Count one request in the fixed window containing ``now``; shared by every replica."""
+        """Count one request and decide on a sliding window (this fixed window's count plus the
+        previous one's, weighted by its overlap with the last ``window_seconds``); shared by
+        every replica."""
 
 
 class Store(Protocol):

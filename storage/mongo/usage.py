@@ -8,7 +8,7 @@ from typing import Any
 from pymongo import ReturnDocument
 from pymongo.errors import DuplicateKeyError
 
-from storage._common import rate_window, round_cost, to_utc
+from storage._common import rate_window, round_cost, sliding_decision, to_utc
 from storage.base import UsageGroupBy
 from storage.models import RateDecision, UsageLog, UsageTotals
 from storage.mongo.codec import RATE_COUNTERS, USAGE
@@ -84,15 +84,10 @@ class MongoRateLimits:
         window = rate_window(now, window_seconds)
         # The TTL monitor runs on the server's wall clock, while ``now`` may be a test's or
         # the app's injected clock: keep the counter two windows past the first hit.
-        expires_at = datetime.now(UTC) + timedelta(seconds=2 * window_seconds)
+        expires_at = datetime.now(UTC) + timedelta(seconds=3 * window_seconds)
         count = await self._increment(key, window.start, expires_at)
-        allowed = count <= limit
-        return RateDecision(
-            allowed=allowed,
-            count=count,
-            limit=limit,
-            retry_after_seconds=0 if allowed else window.retry_after_seconds,
-        )
+        before = await self._db[RATE_COUNTERS].find_one({"_id": f"{key}|{window.start - window_seconds}"})
+        return sliding_decision(count, int(before["count"]) if before else 0, limit, now, window_seconds)
 
     async def _increment(self, key: str, start: int, expires_at: datetime) -> int:
         counters = self._db[RATE_COUNTERS]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from storage._common import rate_window, round_cost, iso
+from storage._common import iso, rate_window, round_cost, sliding_decision
 from storage.base import UsageGroupBy
 from storage.models import RateDecision, UsageLog, UsageTotals
 from storage.sqlite.codec import USAGE
@@ -72,22 +72,20 @@ class SqliteRateLimits:
         window = rate_window(now, window_seconds)
         self._hits += 1
         prune = self._hits % self.PRUNE_EVERY == 0
-        count = await self._db.run(self._hit, key, window.start, window.end, prune)
-        allowed = count <= limit
-        return RateDecision(
-            allowed=allowed,
-            count=count,
-            limit=limit,
-            retry_after_seconds=0 if allowed else window.retry_after_seconds,
-        )
+        # A counter lives one window past its own: the next window's decision weighs it in.
+        count, previous = await self._db.run(self._hit, key, window.start, window.end + window_seconds, window_seconds, prune)
+        return sliding_decision(count, previous, limit, now, window_seconds)
 
-    def _hit(self, key: str, start: int, end: int, prune: bool) -> int:
+    def _hit(self, key: str, start: int, expires: int, window_seconds: int, prune: bool) -> tuple[int, int]:
         conn = self._db.conn()
         if prune:
             conn.execute("DELETE FROM rate_counters WHERE expires_at <= ?", (start,))
         row = conn.execute(
             "INSERT INTO rate_counters (key, window_start, count, expires_at) VALUES (?, ?, 1, ?)"
             " ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count",
-            (key, start, end),
+            (key, start, expires),
         ).fetchone()
-        return int(row[0])
+        before = conn.execute(
+            "SELECT count FROM rate_counters WHERE key = ? AND window_start = ?", (key, start - window_seconds)
+        ).fetchone()
+        return int(row[0]), int(before[0]) if before else 0
