@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 import structlog
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi_offline import FastAPIOffline
 
 from agent import AgentConfig, AgentDeps
 from agent.llm import gateway_from_settings
@@ -77,7 +78,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 await app_store.close()
             log.info("app.stopped")
 
-    app = FastAPI(
+    app = FastAPIOffline(  # FastAPI whose /docs and /redoc assets come from a package, not a CDN
         title="Stepwise",
         version="0.1.0",
         summary="Backend for browser agents: the next action, verified from what changed on the page.",

@@ -234,3 +234,14 @@ async def test_a_tree_over_the_limit_is_refused_before_its_nodes_are_validated(m
     assert assert_error_shape(response.json(), "LIMIT_EXCEEDED")["details"] == {
         "field": "interactiveTree", "limit": "max_tree_nodes", "value": 100, "actual": 101,
     }  # fmt: skip
+
+
+async def test_the_api_docs_load_with_no_internet(api: Api) -> None:
+    page = await api.client.get("/docs")
+    assert page.status_code == 200 and "cdn.jsdelivr.net" not in page.text and "unpkg.com" not in page.text
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"/static-offline-docs/{asset}" in page.text
+        served = await api.client.get(f"/static-offline-docs/{asset}")
+        assert served.status_code == 200 and len(served.content) > 10_000
+    redoc = await api.client.get("/redoc")
+    assert redoc.status_code == 200 and "/static-offline-docs/redoc.standalone.js" in redoc.text
