@@ -82,6 +82,28 @@ class HtmlTooDeep(ValueError):
     """The document nests its elements deeper than :data:`MAX_HTML_DEPTH`."""
 
 
+_CHUNK: Final = 1024
+
+
+def may_nest_deeper(data: bytes, limit: int) -> bool:
+    """A bound from counts alone (C speed, ~0.1 ms for 200 KB): per 1 KB chunk, its ``<`` and
+    ``</``. The depth at a point is the level there minus the lowest level before it (an end
+    tag with nothing open counts nothing); within a chunk the level rises at most by the
+    chunk's start tags, and it can dip at most by its end tags. Void and optional-end tags count
+    as starts, and a tag split between two chunks may too, so this only over-estimates: False
+    means the page cannot nest past ``limit``; True means :func:`nesting_depth` must count."""
+    level = lowest = 0
+    for start in range(0, len(data), _CHUNK):
+        end = start + _CHUNK
+        closes = data.count(b"</", start, end)
+        opens = data.count(b"<", start, end) - closes
+        if level - lowest + opens > limit:
+            return True
+        lowest = min(lowest, level - closes)
+        level += opens - closes
+    return False
+
+
 def nesting_depth(data: bytes) -> int:
     """How deep ``data`` nests its elements, counted on its tags (an end tag with nothing
     open counts nothing): ~0.6 ms for 200 KB, against seconds of parsing for a hostile page."""
@@ -93,7 +115,7 @@ def parse_html(html: str | bytes) -> LexborHTMLParser:
     """Parse like a browser with scripting on: ``<noscript>`` content is text, not elements.
     Bytes are read as UTF-8. Raises :class:`HtmlTooDeep` past :data:`MAX_HTML_DEPTH`."""
     data = html if isinstance(html, bytes) else html.encode("utf-8", "surrogatepass")
-    depth = nesting_depth(data)
+    depth = nesting_depth(data) if may_nest_deeper(data, MAX_HTML_DEPTH) else 0
     if depth > MAX_HTML_DEPTH:
         raise HtmlTooDeep(f"elements nested {depth} levels deep (at most {MAX_HTML_DEPTH})")
     try:

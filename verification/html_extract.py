@@ -43,12 +43,14 @@ from verification.html_nodes import (
 )
 from verification.html_rules import (
     EXTRACT_QUERY,
+    EXTRACT_QUERY_WITH_SUGGESTIONS,
     element_role,
     element_states,
     signature,
     stable_key,
     unique_key,
 )
+from verification.html_suggestions import may_have_suggestions
 from verification.skeleton import Descriptor, Skeleton, descriptor, make_skeleton, message_map
 
 TEXT_SUMMARY_LIMIT: Final = 2000
@@ -188,9 +190,10 @@ def extract_html(
     data = scrub_html(html)
     digest = hash_scrubbed(data, volatile) if with_hash else None
     tree = parse_html(data)
+    query = EXTRACT_QUERY_WITH_SUGGESTIONS if may_have_suggestions(data) else EXTRACT_QUERY
     del data  # the parser keeps its own reference
     page = PageNodes(tree)
-    page.classify(select(EXTRACT_QUERY, tree.root))
+    page.classify(select(query, tree.root))
     walker = Walker(
         page.hidden_ids, {node.mem_id for node, _kind in page.message_nodes}, page.container_kinds
     )

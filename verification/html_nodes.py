@@ -19,9 +19,9 @@ from verification.html_rules import (
     explicit_role,
     hides_subtree,
     is_interactive,
-    suggestion_item,
     message_kind,
 )
+from verification.html_suggestions import suggestion_item
 
 NAME_LIMIT: Final = 100
 CONTEXT_LIMIT: Final = 80

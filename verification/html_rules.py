@@ -10,6 +10,7 @@ import re
 from typing import Final
 
 from verification.elements import ContainerKind, MessageKind, normalize_role
+from verification.html_suggestions import SUGGESTION_HINTS
 
 INTERACTIVE_TAGS: Final[frozenset[str]] = frozenset(
     {"a", "button", "input", "select", "textarea", "summary"}
@@ -75,32 +76,7 @@ CONTAINER_ROLES: Final[dict[str, ContainerKind]] = {
 HEADING_TAGS: Final[frozenset[str]] = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
-# Class or id words of a list of an autocomplete's suggestions (jQuery UI's ul.ui-autocomplete,
-# "suggestions", "typeahead" …), as the page script reads them.
-_SUGGESTION_HINTS: Final[tuple[str, ...]] = ("autocomplete", "auto-complete", "suggest", "typeahead", "type-ahead", "awesomplete", "completion")
-_SUGGESTION_LIST: Final = re.compile(
-    r"(?:^|[-_\s])(?:ui-autocomplete|autocomplete|auto-complete|autocomplete-items|autocomplete-list|suggest|suggests|"
-    r"suggestion|suggestions|typeahead|type-ahead|awesomplete|completions?)(?:[-_\s]|$)",
-    re.IGNORECASE,
-)
-_SUGGESTION_TAGS: Final[frozenset[str]] = frozenset({"li", "div", "a", "span", "p"})
-
-
-def suggestion_list(tag: str, attributes: dict[str, str | None]) -> bool:
-    """A list of an autocomplete's suggestions, by its class or id words."""
-    if tag in ("input", "textarea", "select"):
-        return False
-    hint = f"{attributes.get('class') or ''} {attributes.get('id') or ''}"
-    return _SUGGESTION_LIST.search(hint) is not None
-
-
-def suggestion_item(tag: str, attributes: dict[str, str | None], parent_tag: str, parent: dict[str, str | None]) -> bool:
-    """An item of a suggestion list with no role of its own: an ``option``, as the page script
-    lists it (a jQuery UI ``li.ui-menu-item`` is otherwise only text)."""
-    return tag in _SUGGESTION_TAGS and suggestion_list(parent_tag, parent) and not suggestion_list(tag, attributes)
-
-
-def _query() -> str:
+def _query(*, suggestions: bool) -> str:
     # Broad attribute selectors ([role], [aria-hidden], [style*=…]) are cheaper for Lexbor
     # than long lists of exact values; Python filters the few extra nodes they bring.
     parts = sorted(INTERACTIVE_TAGS)
@@ -116,15 +92,16 @@ def _query() -> str:
     parts += ["label", "legend", "fieldset", "title", "script", "style", "noscript"]
     # Containers a tag alone does not tell (a card class) and the headings that name them.
     parts += ['[class*="card" i]', *sorted(HEADING_TAGS)]
-    # The items of an autocomplete's suggestion list (see suggestion_item).
-    parts += [f'[{attr}*="{word}" i] > *' for word in _SUGGESTION_HINTS for attr in ("class", "id")]
+    if suggestions:  # the items of an autocomplete's suggestion list (see suggestion_item)
+        parts += [f'[{attr}*="{word}" i] > *' for word in SUGGESTION_HINTS for attr in ("class", "id")]
     return ", ".join(parts)
 
 
 # One selector list: Lexbor walks the tree once, in C, and returns matches in document order.
-EXTRACT_QUERY: Final[str] = _query()
-
-
+# Child selectors for suggestion lists cost a quarter of that pass, so they are only in the
+# query for a page whose class or id attributes carry one of the hint words.
+EXTRACT_QUERY: Final[str] = _query(suggestions=False)
+EXTRACT_QUERY_WITH_SUGGESTIONS: Final[str] = _query(suggestions=True)
 def explicit_role(attributes: dict[str, str | None]) -> str | None:
     tokens = (attributes.get("role") or "").split()
     return tokens[0].lower() if tokens else None

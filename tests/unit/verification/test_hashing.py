@@ -5,7 +5,7 @@ import pytest
 from tests.unit.verification.support import URL, html_page
 from verification import DEFAULT_VOLATILE_ATTRIBUTES, PageState, dom_hash
 from verification.elements import PageInputError
-from verification.hashing import MAX_HTML_DEPTH, nesting_depth
+from verification.hashing import MAX_HTML_DEPTH, may_nest_deeper, nesting_depth
 
 BASE = html_page('<div class="card"><button id="s">Save</button><p>Hello world</p></div>')
 
@@ -143,3 +143,23 @@ def test_a_page_deeper_than_the_bound_is_refused_before_parsing_and_a_real_one_i
         PageState.from_html(f"<html><body>{deep}</body></html>", url="https://a.example/")
     fine = "<div>" * (MAX_HTML_DEPTH - 5) + "<button>Save</button>"
     assert [e.name for e in PageState.from_html(f"<html><body>{fine}</body></html>", url="https://a.example/").elements] == ["Save"]
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<div>" * 1500,
+        "</div>" * 5000 + "<div>" * 1500,  # stray end tags first do not hide the nesting after them
+        "<section><article><div>" * 400 + "x",
+        "<div><b></b>" * 1200,  # an end tag between every level
+    ],
+)
+def test_the_count_bound_never_misses_a_page_that_nests_too_deep(html: str) -> None:
+    data = html.encode()
+    assert nesting_depth(data) > MAX_HTML_DEPTH
+    assert may_nest_deeper(data, MAX_HTML_DEPTH)
+
+
+def test_the_count_bound_lets_a_large_shallow_page_skip_the_count() -> None:
+    data = ("<div><p>row <b>x</b> <a href=#>y</a></p></div>" * 5000).encode()
+    assert not may_nest_deeper(data, MAX_HTML_DEPTH) and nesting_depth(data) == 2
