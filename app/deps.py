@@ -79,7 +79,25 @@ async def enforce_interact_rate_limit(
     return ctx
 
 
-Context = Annotated[RequestContext, Depends(get_request_context)]
+async def enforce_api_rate_limit(
+    ctx: Annotated[RequestContext, Depends(get_request_context)],
+    store: Annotated[Store, Depends(get_store)],
+    settings: Annotated[Settings, Depends(get_settings_dep)],
+    agent_deps: Annotated[AgentDeps, Depends(get_agent_deps)],
+) -> RequestContext:
+    """Per-user limit on every other authenticated route (task detail, sessions, usage…): far
+    above what a client or a person needs, so a runaway poller cannot load the store."""
+    limit = settings.api_rate_limit_per_minute
+    decision = await store.rate_limits.hit(f"api:{ctx.tenant_id}:{ctx.user_id}", limit=limit, window_seconds=60, now=agent_deps.now())
+    if not decision.allowed:
+        raise RateLimited(
+            f"Rate limit of {limit} API requests per minute reached",
+            details={"limit": limit, "windowSeconds": 60, "retryAfterSeconds": decision.retry_after_seconds},
+        )
+    return ctx
+
+
+Context = Annotated[RequestContext, Depends(enforce_api_rate_limit)]
 InteractContext = Annotated[RequestContext, Depends(enforce_interact_rate_limit)]
 Deps = Annotated[AgentDeps, Depends(get_agent_deps)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]

@@ -74,6 +74,9 @@ class Settings(BaseSettings):
         ge=1,
         description="Interact requests per user per minute (an agent stepping every second and a person trying it by hand both stay under 60)",
     )
+    api_rate_limit_per_minute: int = Field(
+        default=600, ge=1, description="Requests per user per minute on the other authenticated routes (task detail, sessions, usage)"
+    )
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Origins allowed to call the API from a browser, comma-separated: chrome-extension://<extension id>",

@@ -245,3 +245,12 @@ async def test_the_api_docs_load_with_no_internet(api: Api) -> None:
         assert served.status_code == 200 and len(served.content) > 10_000
     redoc = await api.client.get("/redoc")
     assert redoc.status_code == 200 and "/static-offline-docs/redoc.standalone.js" in redoc.text
+
+
+async def test_read_routes_are_rate_limited_too(make_api) -> None:  # type: ignore[no-untyped-def]
+    api = await make_api(api_rate_limit_per_minute=3)
+    answers = [await api.client.get("/api/tasks", headers=api.headers()) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    error = assert_error_shape(answers[-1].json(), "RATE_LIMITED")
+    assert error["details"]["limit"] == 3 and int(answers[-1].headers["Retry-After"]) >= 1
+    assert (await api.client.get("/api/tasks", headers=api.headers(api.key_b))).status_code == 200  # per user
