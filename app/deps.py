@@ -60,22 +60,25 @@ async def get_request_context(
     return RequestContext(tenant_id=key.tenant_id, user_id=key.user_id, request_id=request_id)
 
 
+async def _per_user_limit(ctx: RequestContext, store: Store, agent_deps: AgentDeps, scope: str, limit: int, what: str) -> None:
+    """One request of ``ctx``'s user counted against ``limit`` per minute, in the store so
+    every replica shares it (sliding window); 429 with Retry-After past it."""
+    decision = await store.rate_limits.hit(f"{scope}:{ctx.tenant_id}:{ctx.user_id}", limit=limit, window_seconds=60, now=agent_deps.now())
+    if not decision.allowed:
+        raise RateLimited(
+            f"Rate limit of {limit} {what} per minute reached",
+            details={"limit": limit, "windowSeconds": 60, "retryAfterSeconds": decision.retry_after_seconds},
+        )
+
+
 async def enforce_interact_rate_limit(
     ctx: Annotated[RequestContext, Depends(get_request_context)],
     store: Annotated[Store, Depends(get_store)],
     settings: Annotated[Settings, Depends(get_settings_dep)],
     agent_deps: Annotated[AgentDeps, Depends(get_agent_deps)],
 ) -> RequestContext:
-    """Per-user limit on interact, counted in the store so every replica shares it."""
-    limit = settings.rate_limit_per_minute
-    decision = await store.rate_limits.hit(
-        f"interact:{ctx.tenant_id}:{ctx.user_id}", limit=limit, window_seconds=60, now=agent_deps.now()
-    )
-    if not decision.allowed:
-        raise RateLimited(
-            f"Rate limit of {limit} interact requests per minute reached",
-            details={"limit": limit, "windowSeconds": 60, "retryAfterSeconds": decision.retry_after_seconds},
-        )
+    """Per-user limit on interact."""
+    await _per_user_limit(ctx, store, agent_deps, "interact", settings.rate_limit_per_minute, "interact requests")
     return ctx
 
 
@@ -87,13 +90,7 @@ async def enforce_api_rate_limit(
 ) -> RequestContext:
     """Per-user limit on every other authenticated route (task detail, sessions, usage…): far
     above what a client or a person needs, so a runaway poller cannot load the store."""
-    limit = settings.api_rate_limit_per_minute
-    decision = await store.rate_limits.hit(f"api:{ctx.tenant_id}:{ctx.user_id}", limit=limit, window_seconds=60, now=agent_deps.now())
-    if not decision.allowed:
-        raise RateLimited(
-            f"Rate limit of {limit} API requests per minute reached",
-            details={"limit": limit, "windowSeconds": 60, "retryAfterSeconds": decision.retry_after_seconds},
-        )
+    await _per_user_limit(ctx, store, agent_deps, "api", settings.api_rate_limit_per_minute, "API requests")
     return ctx
 
 

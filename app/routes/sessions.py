@@ -81,10 +81,7 @@ async def get_tasks(session_id: str, ctx: Context, deps: Deps) -> SessionTasksOu
     tasks = await agent.session_tasks(session_id, ctx, deps)
     return SessionTasksOut(
         session_id=session_id,
-        tasks=[
-            TaskSummaryOut(task_id=t.id, query=t.query, status=t.status, step_index=t.step_index, updated_at=t.updated_at)
-            for t in tasks
-        ],
+        tasks=[TaskSummaryOut.of(t) for t in tasks],
     )
 
 

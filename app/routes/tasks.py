@@ -14,23 +14,9 @@ from app.errors import ERROR_RESPONSES
 from app.schemas.common import camelize
 from app.schemas.interact import ContractOut
 from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut, TaskListOut, TaskSummaryOut
-from storage import Task, TaskStatus
+from storage import TaskStatus
 
 router = APIRouter(prefix="/api/tasks", tags=["tasks"], responses=ERROR_RESPONSES, route_class=JsonRoute)
-
-
-def _summary(task: Task) -> TaskSummaryOut:
-    return TaskSummaryOut(
-        task_id=task.id,
-        session_id=task.session_id,
-        query=task.query,
-        url=task.url,
-        status=task.status,
-        failure_code=task.failure_code,
-        step_index=task.step_index,
-        created_at=task.created_at,
-        updated_at=task.updated_at,
-    )
 
 
 @router.get("", response_model=TaskListOut, summary="The tenant's tasks, newest first, a page at a time")
@@ -44,7 +30,7 @@ async def list_tasks(
 ) -> TaskListOut:
     tasks = await agent.list_tasks(ctx, deps, status=status, session_id=session_id, limit=limit + 1, created_before=before)
     page = tasks[:limit]
-    return TaskListOut(tasks=[_summary(t) for t in page], next_before=page[-1].created_at if len(tasks) > limit else None)
+    return TaskListOut(tasks=[TaskSummaryOut.of(t) for t in page], next_before=page[-1].created_at if len(tasks) > limit else None)
 
 
 @router.post(
@@ -55,7 +41,7 @@ async def list_tasks(
 )
 async def cancel_task(task_id: str, ctx: Context, deps: Deps) -> TaskSummaryOut:
     bind_path_ids(task_id=task_id)
-    return _summary(await agent.cancel_task(task_id, ctx, deps))
+    return TaskSummaryOut.of(await agent.cancel_task(task_id, ctx, deps))
 
 
 @router.get("/{task_id}", response_model=TaskDetailOut, summary="A task and all its steps")

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from app.schemas.common import ApiModel
 from app.schemas.interact import ContractOut
+from storage import Task
 
 
 class ActiveTaskOut(ApiModel):
@@ -109,6 +110,20 @@ class TaskSummaryOut(ApiModel):
     url: str | None = None
     failure_code: str | None = None
     created_at: datetime | None = None
+
+    @classmethod
+    def of(cls, task: Task) -> TaskSummaryOut:
+        return cls(
+            task_id=task.id,
+            session_id=task.session_id,
+            query=task.query,
+            url=task.url,
+            status=task.status,
+            failure_code=task.failure_code,
+            step_index=task.step_index,
+            created_at=task.created_at,
+            updated_at=task.updated_at,
+        )
 
 
 class TaskListOut(ApiModel):
