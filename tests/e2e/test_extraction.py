@@ -35,6 +35,7 @@ async def settle(probe: PageProbe) -> None:
 
 async def test_patients_list_tree(page: Page, probe: PageProbe, demo: Any) -> None:
     await page.goto(demo.url + "/patients")
+    await page.wait_for_selector("#rows tr[data-patient]")  # rendered from a fetch: on a loaded machine, later than settling
     await settle(probe)
     snap = await probe.capture()
     assert snap.title == "Patients · Sunrise Clinic"
