@@ -142,3 +142,27 @@ SUGGESTION_SOURCES: Final[tuple[str, ...]] = (
 SUGGESTION_GENERIC_NOUNS: Final[frozenset[str]] = frozenset(
     "item value entry option one word thing suggestion result term text tag string".split()
 )
+
+# A record's own actions on a feed or list (a post, a row): said as a verb ("Like the post from
+# @leo", "Mute @leo") or as a control to click ("For the user @leo, click "Mute"") — see
+# agent.policy.feed_frames. Verb → the word that names its control.
+FEED_ACTIONS: Final[dict[str, str]] = {
+    "like": "like", "unlike": "unlike", "retweet": "retweet", "repost": "repost", "share": "share",
+    "mute": "mute", "unmute": "unmute", "block": "block", "unblock": "unblock", "report": "report",
+    "follow": "follow", "unfollow": "unfollow", "bookmark": "bookmark", "pin": "pin", "unpin": "unpin",
+    "hide": "hide", "reply to": "reply", "favorite": "favorite", "favourite": "favourite",
+}  # fmt: skip
+# Nouns that name a record of a feed: "the post by @ana", "@ana's tweet", "the user @leo".
+FEED_NOUNS: Final[frozenset[str]] = frozenset(
+    "post tweet status update story photo comment reply message entry item row card record user account profile "
+    "author".split()
+)
+# Actions on the record's owner, not on one of their posts: when several entries belong to
+# the owner the goal names, any one of them will do (muting @leo from any of @leo's posts).
+OWNER_ACTIONS: Final[frozenset[str]] = frozenset("mute unmute block unblock follow unfollow".split())
+# A record's overflow control, which opens its menu of further actions (accessible name,
+# text, title or class words as the page script names it).
+OVERFLOW_NAMES: Final[frozenset[str]] = frozenset(
+    {"more", "more options", "more actions", "options", "actions", "menu", "kebab", "ellipsis", "overflow", "dots",
+     "⋯", "…", "...", "⋮", "︙", "•••", "···", "open menu", "show more options", "more menu"}
+)  # fmt: skip

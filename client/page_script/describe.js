@@ -100,11 +100,57 @@ const classWords = (el) => `${typeof el.className === 'string' ? el.className : 
 const iconWords = (el) => {
   const tag = el.tagName.toLowerCase();
   if (tag === 'html' || tag === 'body' || isFormControl(el)) return [];
-  const found = classWords(el).filter((word) => ICON_WORDS.has(word) && !ICON_ON_WORDS.has(word));
+  const found = classWords(el).filter((word) => (ICON_WORDS.has(word) || OVERFLOW_WORDS.has(word)) && !ICON_ON_WORDS.has(word));
   return found.filter((word, at) => found.indexOf(word) === at);
 };
 const isIcon = (el) => iconWords(el).length > 0 && collapse(el.textContent, NAME_MAX + 1).length <= 40
   && getComputedStyle(el).cursor === 'pointer';
+// A record's overflow control ("more", kebab, "⋯"): its class words or its glyph say so.
+const overflowWords = (el) => classWords(el).filter((word) => OVERFLOW_WORDS.has(word));
+const isOverflow = (el) => !isFormControl(el) && (el.textContent || '').length <= 40 && collapse(el.textContent).length <= 4
+  && (overflowWords(el).length > 0 || OVERFLOW_GLYPHS.has(collapse(el.textContent)) || OVERFLOW_GLYPHS.has(collapse(el.getAttribute('aria-label'))));
+// An icon control of a repeated entry (a feed's reply / like / more icons): named by class words
+// but showing the pointer cursor only on :hover, which getComputedStyle cannot see. Inside an
+// entry of a list made of repeated boxes (isRepeatedEntry) the class words are enough.
+const ENTRY_DEPTH = 6;
+const inRepeatedEntry = (el) => {
+  let node = el.parentElement;
+  for (let depth = 0; node && depth < ENTRY_DEPTH; node = node.parentElement, depth += 1) {
+    const classes = node.getAttribute('class') || '';
+    if (classes.trim() && isRepeatedEntry(node, classes)) return true;
+  }
+  return false;
+};
+const isEntryIcon = (el) => !el.firstElementChild && collapse(el.textContent, NAME_MAX + 1).length <= 40
+  && (iconWords(el).length > 0 || isOverflow(el)) && inRepeatedEntry(el);
+// An item of the menu an overflow control opens: a child of a list (ul, ol, [role=menu]) that
+// sits beside the control, when the item has text. Hidden until the menu opens.
+const overflowMenus = new Map(); // list -> sits beside an overflow control (cleared by each extract)
+const isOverflowMenu = (list) => {
+  if (overflowMenus.has(list)) return overflowMenus.get(list);
+  let found = false;
+  if (list.parentElement && /^(ul|ol|div)$/i.test(list.tagName)) {
+    for (const sibling of list.parentElement.children) {
+      if (sibling !== list && isOverflow(sibling)) { found = true; break; }
+    }
+  }
+  overflowMenus.set(list, found);
+  return found;
+};
+// An overflow menu, or the box that holds one beside its control: never an element of its own
+// (a hovered wrapper would otherwise be "clickable", named by every item of the menu).
+const holdsOverflowMenu = (el) => isOverflowMenu(el) || Array.from(el.children).some((child) => isOverflowMenu(child));
+const isOverflowItem = (el) => !!el.parentElement && isOverflowMenu(el.parentElement)
+  && !el.querySelector('input, select, textarea') && !!collapse(el.textContent);
+// Does a box hold a control (a repeated entry's test): an interactive element or an icon/overflow
+// control named by its class words.
+const holdsControl = (box) => {
+  if (box.querySelector(INTERACTIVE)) return true;
+  for (const el of box.querySelectorAll('*')) {
+    if (iconWords(el).length > 0 || overflowWords(el).length > 0) return true;
+  }
+  return false;
+};
 
 const isFormControl = (el) => ['input', 'select', 'textarea'].includes(el.tagName.toLowerCase());
 

@@ -40,10 +40,12 @@ const collect = (root, out) => {
     if (el.matches(INTERACTIVE)) {
       if (el.tagName.toLowerCase() !== 'label' && !isPopupList(el)) out.push(el);
     } else if (el.tagName.toLowerCase() !== 'label'
-      && (isSuggestion(el) || (!el.closest(INTERACTIVE) && isPointerOrigin(el) && collapse(el.textContent)))) {
+      && (isSuggestion(el) || (!el.closest(INTERACTIVE) && isPointerOrigin(el) && !holdsOverflowMenu(el) && collapse(el.textContent)))) {
       out.push(el);
     } else if (!el.closest(INTERACTIVE) && isIcon(el)) {
       out.push(el); // an icon control, even inside a clickable row: its own target
+    } else if (!el.closest(INTERACTIVE) && (isEntryIcon(el) || isOverflowItem(el))) {
+      out.push(el); // a repeated entry's icon (pointer cursor on :hover only), an overflow menu's item
     }
     if (el.shadowRoot) collect(el.shadowRoot, out);
   }
@@ -93,6 +95,8 @@ const extract = (opts) => {
   const offset = options.offset || [0, 0];
   const modal = openModal();
   suggestionLists.clear();
+  repeatedEntries.clear();
+  overflowMenus.clear();
   const containers = containerReader();
   const used = new Set();
   const named = new Map(); // included element -> [its name, its rect]
