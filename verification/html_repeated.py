@@ -2,9 +2,9 @@
 ``<div class="media">`` posts, a list of ``<div class="row-item">`` rows.
 
 A box is such an entry (an ``item`` container) when a sibling has the same tag and the same
-class attribute, and both have text and hold a control: an interactive element (a link, a
+class words (words that only say a state — ``selected``, ``active`` — left out), and both have text and hold a control: an interactive element (a link, a
 button, a field, an interactive role) or an icon control named by its class words (``ICON_CLASS_WORDS``:
-reply, like, retweet, more …). Tags and roles that are containers of their own (``li``,
+reply, like, retweet, more …) or a quantity stepper's "+" / "−". Tags and roles that are containers of their own (``li``,
 ``tr``, ``article``, ``[role=…]``) keep their kind; lists and tables themselves are never entries.
 
 The page script applies the same rule (client/page_script/containers.js ``isRepeatedEntry``)
@@ -28,6 +28,15 @@ ICON_CLASS_WORDS: Final[frozenset[str]] = frozenset(
     bookmark favorite favourite unread spam snooze mute repost comment follow block report
     more menu options actions kebab ellipsis overflow dots""".split()
 )
+# Class words that only say a state ("food-item selected" is a twin of "food-item"; constants.js ICON_ON_WORDS).
+STATE_WORDS: Final[frozenset[str]] = frozenset(
+    "active on checked selected pressed clicked starred flagged toggled marked liked pinned".split()
+)
+# A quantity stepper's buttons (describe.js stepSign): their sign, or class words when they have no text.
+STEP_SIGNS: Final[frozenset[str]] = frozenset({"+", "＋", "-", "−", "–", "－"})
+STEP_CLASS_WORDS: Final[frozenset[str]] = frozenset(
+    "add plus increment increase inc up remove minus decrement decrease dec down subtract".split()
+)
 _NOT_ENTRIES: Final = frozenset({"ul", "ol", "table", "tbody", "tr", "body", "html"})
 _CAMEL: Final = re.compile(r"([a-z])([A-Z])")
 _SPLIT: Final = re.compile(r"[^a-z0-9]+")
@@ -49,6 +58,10 @@ def _holds_control(box: LexborNode) -> bool:
             return True
         if tag not in ("input", "select", "textarea") and _class_words(node) & ICON_CLASS_WORDS:
             return True
+        if node.child is None or node.child.tag == "-text":  # a stepper's "+" / "−" (text or class words)
+            text = (node.text(deep=True) or "").strip()
+            if text in STEP_SIGNS or (not text and _class_words(node) & STEP_CLASS_WORDS):
+                return True
     return False
 
 
@@ -71,7 +84,8 @@ def repeated_entries(root: LexborNode | None) -> set[int]:
             tag = child.tag or ""
             classes = child.attributes.get("class") if tag and not tag.startswith("-") else None
             if classes and classes.strip() and tag not in _NOT_ENTRIES and tag not in CONTAINER_TAGS and "role" not in child.attributes:
-                groups.setdefault((tag, classes), []).append(child)
+                key = " ".join(sorted(w for w in classes.split() if w.lower() not in STATE_WORDS))
+                groups.setdefault((tag, key), []).append(child)
             child = child.next
         for members in groups.values():
             if len(members) < 2:

@@ -166,3 +166,11 @@ OVERFLOW_NAMES: Final[frozenset[str]] = frozenset(
     {"more", "more options", "more actions", "options", "actions", "menu", "kebab", "ellipsis", "overflow", "dots",
      "⋯", "…", "...", "⋮", "︙", "•••", "···", "open menu", "show more options", "more menu"}
 )  # fmt: skip
+
+# Quantities of a shop or order form, set with a stepper or a number field (agent.policy.order_frames).
+QUANTITY_WORDS: Final[dict[str, str]] = {
+    "one": "1", "a": "1", "an": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10",
+}  # fmt: skip
+# The page's own button that places the order once the quantities are set.
+ORDER_VERBS: Final[tuple[str, ...]] = ("order", "buy", "purchase")

@@ -14,6 +14,7 @@ from agent.policy.explore import MAX_OPENS, dismiss_control, open_submenu, recor
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
 from agent.policy.overflow import record_overflow
+from agent.policy.steppers import is_stepper, stepper_move
 from agent.policy.text import fold, similarity, words
 from agent.policy.suggestions import suggest_move
 from agent.policy.widgets import pick_date, wants_calendar
@@ -149,6 +150,11 @@ def _fill(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecisi
         if dismiss_control(page) is not None:  # a popup came over the form: close it, then type
             return _reveal(page, step)
         return StepDecision(None, "", reason=f"no field matches {step.target!r}")
+    if is_stepper(element):  # a shop's "−  2  +": clicked toward the number, re-read each time
+        move = stepper_move(element, value, page, step.attempts)
+        if move.done:
+            return StepDecision(None, move.thought, satisfied=True)
+        return StepDecision(_act("click", move.element) if move.element else None, move.thought, 0.8, reason=move.reason, completes_step=False)
     if (element.value or "") == value:
         return StepDecision(None, f"{_label(element)!r} already holds {value!r}.", satisfied=True)
     if "readonly" in element.states:

@@ -50,14 +50,17 @@ const containerKind = (el) => {
 // both clickable (pointer cursor; V3 only), or both holding text and a control (an interactive
 // element, or an icon / overflow control named by class words — the server's rule too,
 // verification/html_repeated.py).
+// The class list that makes boxes twins: without the words that only say a state ("selected").
+const entryClass = (classes) => classes.split(/\s+/).filter((w) => w && !ICON_ON_WORDS.has(w.toLowerCase())).sort().join(' ');
 const repeatedEntries = new Map(); // element -> is such an entry (cleared by each extract)
 const isRepeatedEntry = (el, classes) => {
   if (repeatedEntries.has(el)) return repeatedEntries.get(el);
   const parent = el.parentElement;
   let found = false;
   if (parent && el.firstElementChild && !['ul', 'ol', 'table', 'tbody', 'tr', 'body', 'html'].includes(el.tagName.toLowerCase())) {
+    const key = entryClass(classes);
     const twins = Array.from(parent.children).filter((other) => other !== el && other.tagName === el.tagName
-      && other.getAttribute('class') === classes);
+      && entryClass(other.getAttribute('class') || '') === key);
     if (twins.length) {
       const pointer = (box) => getComputedStyle(box).cursor === 'pointer';
       const holding = (box) => !!collapse(box.textContent) && holdsControl(box);

@@ -31,6 +31,7 @@ const roleOf = (el) => {
   }
   if (el.isContentEditable) return 'inp';
   if (isSliderHandle(el)) return 'slider';
+  if (isStepperReadout(el)) return 'spinbutton';
   if (isSuggestion(el)) return 'option';
   return 'btn';
 };
@@ -137,6 +138,52 @@ const isOverflowMenu = (list) => {
   overflowMenus.set(list, found);
   return found;
 };
+// A quantity stepper without markup (a shop's "−  2  +"): a readout — no element children, its
+// text empty or a whole number — between a "−" and a "+" sibling (text or class words say
+// which). The readout is a `spinbutton` whose value is the number shown ("0" when empty); the
+// two signs are its buttons.
+const STEP_UP = new Set(['+', '＋']);
+const STEP_DOWN = new Set(['-', '−', '–', '－']);
+const STEP_UP_WORDS = new Set(['add', 'plus', 'increment', 'increase', 'inc', 'up']);
+const STEP_DOWN_WORDS = new Set(['remove', 'minus', 'decrement', 'decrease', 'dec', 'down', 'subtract']);
+const stepSign = (el) => {
+  if (!el || el.firstElementChild || isFormControl(el)) return '';
+  const text = collapse(el.textContent);
+  const words = classWords(el);
+  if (STEP_UP.has(text) || (!text && words.some((w) => STEP_UP_WORDS.has(w)))) return 'up';
+  if (STEP_DOWN.has(text) || (!text && words.some((w) => STEP_DOWN_WORDS.has(w)))) return 'down';
+  return '';
+};
+const isStepperReadout = (el) => {
+  if (el.firstElementChild || isFormControl(el) || !/^\d*$/.test(collapse(el.textContent))) return false;
+  const signs = [stepSign(el.previousElementSibling), stepSign(el.nextElementSibling)];
+  return signs.includes('up') && signs.includes('down');
+};
+// An empty readout may have no height (an empty inline box): shown all the same when it is laid out.
+const isShownEmpty = (el) => {
+  if (!el.isConnected || !el.getClientRects().length) return false;
+  const rect = el.getBoundingClientRect();
+  const style = getComputedStyle(el);
+  return (rect.width > 0 || rect.height > 0) && style.display !== 'none' && style.visibility !== 'hidden';
+};
+// An empty readout (no height) shows as the gap between its two buttons: that is its box.
+const emptyReadoutRect = (el) => {
+  if (!isStepperReadout(el)) return null;
+  const own = el.getBoundingClientRect();
+  if (own.width > 0 && own.height > 0) return null;
+  const a = el.previousElementSibling.getBoundingClientRect();
+  const b = el.nextElementSibling.getBoundingClientRect();
+  const left = Math.min(a.right, b.right);
+  const right = Math.max(a.left, b.left, left + 1);
+  const top = Math.min(a.top, b.top);
+  const bottom = Math.max(a.bottom, b.bottom);
+  return { left, top, right, bottom, width: right - left, height: bottom - top };
+};
+const isStepperButton = (el) => {
+  const sign = stepSign(el);
+  if (!sign) return false;
+  return [el.previousElementSibling, el.nextElementSibling].some((s) => s && isStepperReadout(s));
+};
 // An overflow menu, or the box that holds one beside its control: never an element of its own
 // (a hovered wrapper would otherwise be "clickable", named by every item of the menu).
 const holdsOverflowMenu = (el) => isOverflowMenu(el) || Array.from(el.children).some((child) => isOverflowMenu(child));
@@ -147,7 +194,7 @@ const isOverflowItem = (el) => !!el.parentElement && isOverflowMenu(el.parentEle
 const holdsControl = (box) => {
   if (box.querySelector(INTERACTIVE)) return true;
   for (const el of box.querySelectorAll('*')) {
-    if (iconWords(el).length > 0 || overflowWords(el).length > 0) return true;
+    if (iconWords(el).length > 0 || overflowWords(el).length > 0 || stepSign(el)) return true;
   }
   return false;
 };
@@ -200,6 +247,7 @@ const nameOf = (el, visible) => {
   if (aria) return aria;
   const labelledby = byIds(el, 'aria-labelledby');
   if (labelledby) return labelledby;
+  if (isStepperReadout(el)) return 'quantity'; // its text is its value
   if (isFormControl(el)) {
     if (el.id) {
       const root = el.getRootNode();
@@ -248,6 +296,7 @@ const valueOf = (el, role) => {
     return clip(el.value, FIELD_VALUE_MAX);
   }
   if (el.isContentEditable && role === 'inp') return clip(el.innerText, FIELD_VALUE_MAX);
+  if (role === 'spinbutton' && isStepperReadout(el)) return collapse(el.textContent) || '0';
   if (role === 'inp' || role === 'slider' || role === 'spinbutton') {
     const now = el.getAttribute('aria-valuenow') || el.getAttribute('aria-valuetext');
     if (now !== null) return collapse(now, VALUE_MAX);
