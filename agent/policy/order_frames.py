@@ -7,8 +7,6 @@ reading      says                                                          steps
 each         "Order one of each item: Garlic bread, Spaghetti and           set each item's
              Meatballs", "Buy one of each: Tea, Cake"                       quantity to 1, then
                                                                             the order button
-order        "Order 3 Cheese wheel", "Buy two Chicken wings"                the quantity, then
-                                                                            the order button
 set          "Set the quantity of Cheese wheel to 3", "change the           the quantity
              quantity for Tea to 2"
 ===========  ============================================================  =====================
@@ -16,7 +14,8 @@ set          "Set the quantity of Cheese wheel to 3", "change the           the 
 Each quantity is a fill of "the quantity stepper in the item for <name>": a spinbutton in
 that item's entry — a real number field, or a stepper's readout (agent.policy.steppers) —
 and its field_value clause is what proves it. The order button is a commit found by its
-name ("order", "buy"), needing the effect a commit needs.
+name ("order", "buy"), needing the effect a commit needs. "Order two pizzas" (no list, no
+quantity field named) and "Add 2 X to the order" (relative to what is there) are not read.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ from planning import PlanStep
 _VERB: Final = "(?P<verb>" + "|".join(ORDER_VERBS) + ")"
 _COUNT: Final = r"(?P<n>\d{1,2}|" + "|".join(sorted(QUANTITY_WORDS, key=len, reverse=True)) + ")"
 _EACH: Final = re.compile(rf"^{_VERB}\s+(?:one|1)\s+of\s+each(?:\s+(?:item|dish|product|thing)s?)?\s*:\s*(?P<list>.+)$")
-_ORDER: Final = re.compile(rf"^{_VERB}\s+{_COUNT}\s+(?:x\s+)?(?:of\s+(?:the\s+)?)?(?P<item>(?!items?\b)[a-z][^,:]*?)$")
 _SET: Final = re.compile(r"^(?:set|change|update|make)\s+the\s+(?:quantity|qty|amount|number)\s+(?:of|for)\s+(?:the\s+)?(?P<item>.+?)\s+(?:to|at)\s+" + _COUNT + "$")
 _LIST_SPLIT: Final = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+(?=[^,]*$)")
 
@@ -63,10 +61,6 @@ def read_order(raw: str, folded: str) -> Frame | None:
         steps = [_quantity_step(item, "1") for item in items] + [_commit(each.group("verb"))]
         means = tuple(w for w in folded[: each.start("list")].replace(":", " ").split())
         return Frame(steps, means)
-    if (order := _ORDER.match(folded)) is not None:
-        count = QUANTITY_WORDS.get(order.group("n"), order.group("n"))
-        item = _original(raw, folded, order.start("item"), order.end("item")).strip()
-        return Frame([_quantity_step(item, count), _commit(order.group("verb"))], (order.group("verb"), order.group("n")))
     if (setting := _SET.match(folded)) is not None:
         count = QUANTITY_WORDS.get(setting.group("n"), setting.group("n"))
         item = _original(raw, folded, setting.start("item"), setting.end("item")).strip()

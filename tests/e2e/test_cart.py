@@ -30,7 +30,7 @@ async def run(goal: str, page: Page, server: LocalServer, tmp_path: Path, max_st
     ("goal", "done"),
     [
         ("Order one of each item: Garlic bread, Spaghetti and Meatballs", "Garlic bread×1,Spaghetti and Meatballs×1"),
-        ("Order 2 Cake", "Cake×2"),
+        ("Buy one of each: Cake, Cheese wheel", "Cheese wheel×1,Cake×1"),
     ],
 )
 async def test_the_quantities_are_set_then_ordered(
@@ -41,7 +41,7 @@ async def test_the_quantities_are_set_then_ordered(
     assert result.status == "completed", (result.error, [s.action for s in result.steps])
     assert await page.get_attribute("body", "data-done") == done
     if layout == "steppers":  # never more clicks on + than the quantity asked
-        assert sum(1 for s in result.steps if s.action.startswith("click")) == done.count("×1") + 2 * done.count("×2") + 1
+        assert sum(1 for s in result.steps if s.action.startswith("click")) == done.count("×1") + 1
 
 
 async def test_a_quantity_set_with_the_stepper_is_read_back(

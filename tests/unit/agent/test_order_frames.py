@@ -38,8 +38,6 @@ def test_one_of_each_sets_every_quantity_to_one_then_orders(goal: str, items: li
 @pytest.mark.parametrize(
     ("goal", "item", "count", "orders"),
     [
-        ("Order 3 Cheese wheel", "Cheese wheel", "3", True),
-        ("Buy two Chicken wings", "Chicken wings", "2", True),
         ("Set the quantity of Cheese wheel to 3", "Cheese wheel", "3", False),
         ("change the quantity for Tea to four", "Tea", "4", False),
     ],
@@ -51,8 +49,9 @@ def test_a_quantity_of_one_item(goal: str, item: str, count: str, orders: bool) 
     assert (steps[-1][0] == "submit") is orders
 
 
-def test_a_property_the_goal_asks_to_choose_by_is_not_read_yet() -> None:
-    _steps, unaccounted = _read("Order 3 items that are vegan")
+@pytest.mark.parametrize("goal", ["Order 3 items that are vegan", "Order two pizzas", "Add 2 Chicken wings to the order"])
+def test_a_property_to_choose_by_or_a_bare_count_is_not_read_yet(goal: str) -> None:
+    _steps, unaccounted = _read(goal)
     assert unaccounted
 
 
