@@ -14,7 +14,8 @@ set          "Set the quantity of Cheese wheel to 3", "change the           the 
 Each quantity is a fill of "the quantity stepper in the item for <name>": a spinbutton in
 that item's entry — a real number field, or a stepper's readout (agent.policy.steppers) —
 and its field_value clause is what proves it. The order button is a commit found by its
-name ("order", "buy"), needing the effect a commit needs. "Order two pizzas" (no list, no
+name — the verb the goal says ("order", "buy"): "Buy one of each" on a page whose button says
+only "Order!" finds no button and fails — needing the effect a commit needs. "Order two pizzas" (no list, no
 quantity field named) and "Add 2 X to the order" (relative to what is there) are not read.
 """
 

@@ -30,7 +30,7 @@ async def run(goal: str, page: Page, server: LocalServer, tmp_path: Path, max_st
     ("goal", "done"),
     [
         ("Order one of each item: Garlic bread, Spaghetti and Meatballs", "Garlic bread×1,Spaghetti and Meatballs×1"),
-        ("Buy one of each: Cake, Cheese wheel", "Cheese wheel×1,Cake×1"),
+        ("order one of each: Cake, Cheese wheel", "Cheese wheel×1,Cake×1"),
     ],
 )
 async def test_the_quantities_are_set_then_ordered(
