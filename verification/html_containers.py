@@ -6,7 +6,8 @@
 
 * ``row`` (``tr``, ``[role=row]``): the texts of the row's cells, the element's own text
   taken out of its cell, joined with " · ";
-* ``item`` (``li``, ``[role=listitem]``) and ``card`` (``article``, ``[role=article]``, a
+* ``item`` (``li``, ``[role=listitem]``, a box repeated with its tag and class that holds
+  text and a control — :mod:`verification.html_repeated`) and ``card`` (``article``, ``[role=article]``, a
   card class — see :func:`~verification.html_rules.container_kind`): its heading, else its
   text without the element's own text;
 * ``dialog`` (``dialog``, ``[role=dialog]``, ``[role=alertdialog]``): aria-label,

@@ -22,6 +22,7 @@ from typing import Final
 from verification.elements import PageElement, PageMessage, collapse, new_element
 from verification.hashing import hash_scrubbed, parse_html, resolve_volatile, scrub_html
 from verification.html_containers import ContainerNames
+from verification.html_repeated import repeated_entries
 from verification.html_nodes import (
     ANCHOR,
     CONTAINERS,
@@ -194,6 +195,8 @@ def extract_html(
     del data  # the parser keeps its own reference
     page = PageNodes(tree)
     page.classify(select(query, tree.root))
+    for mem in repeated_entries(tree.root):
+        page.container_kinds.setdefault(mem, "item")  # a feed of <div class="media"> posts
     walker = Walker(
         page.hidden_ids, {node.mem_id for node, _kind in page.message_nodes}, page.container_kinds
     )

@@ -191,6 +191,7 @@ def _word_covered(word: str, vocab: frozenset[str]) -> bool:
 
 def _symbol_covered(symbol: str, clauses: Sequence[Clause]) -> bool:
     texts = [c.value or "" for c in clauses] + [c.target.name for c in clauses if c.target is not None]
+    texts += [c.target.container or "" for c in clauses if c.target is not None]  # "@" of "the post by @leo"
     return any(symbol in text for text in texts)
 
 

@@ -62,6 +62,8 @@ from agent.policy.frame_parts import Frame
 from agent.policy.frame_parts import original as _original
 from agent.policy.frame_parts import step as _step
 from agent.policy.frame_parts import unquote as _unquote
+from agent.policy.feed_frames import read_feed_action
+from agent.policy.order_frames import read_order
 from agent.policy.record_frames import read_record_action
 from agent.policy.suggest import chosen_from, described_item, typed_then_chosen
 from agent.policy.value_frames import as_the, copy, find_word, set_list, use_field, with_widget
@@ -268,6 +270,8 @@ _FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
     _wait,
     _menu_path,
     read_record_action,
+    read_feed_action,
+    read_order,
     _commit,
     _login,
     _search,

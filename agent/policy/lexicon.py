@@ -142,3 +142,35 @@ SUGGESTION_SOURCES: Final[tuple[str, ...]] = (
 SUGGESTION_GENERIC_NOUNS: Final[frozenset[str]] = frozenset(
     "item value entry option one word thing suggestion result term text tag string".split()
 )
+
+# A record's own actions on a feed or list (a post, a row): said as a verb ("Like the post from
+# @leo", "Mute @leo") or as a control to click ("For the user @leo, click "Mute"") — see
+# agent.policy.feed_frames. Verb → the word that names its control.
+FEED_ACTIONS: Final[dict[str, str]] = {
+    "like": "like", "unlike": "unlike", "retweet": "retweet", "repost": "repost", "share": "share",
+    "mute": "mute", "unmute": "unmute", "block": "block", "unblock": "unblock", "report": "report",
+    "follow": "follow", "unfollow": "unfollow", "bookmark": "bookmark", "pin": "pin", "unpin": "unpin",
+    "hide": "hide", "reply to": "reply", "favorite": "favorite", "favourite": "favourite",
+}  # fmt: skip
+# Nouns that name a record of a feed: "the post by @ana", "@ana's tweet", "the user @leo".
+FEED_NOUNS: Final[frozenset[str]] = frozenset(
+    "post tweet status update story photo comment reply message entry item row card record user account profile "
+    "author".split()
+)
+# Actions on the record's owner, not on one of their posts: when several entries belong to
+# the owner the goal names, any one of them will do (muting @leo from any of @leo's posts).
+OWNER_ACTIONS: Final[frozenset[str]] = frozenset("mute unmute block unblock follow unfollow".split())
+# A record's overflow control, which opens its menu of further actions (accessible name,
+# text, title or class words as the page script names it).
+OVERFLOW_NAMES: Final[frozenset[str]] = frozenset(
+    {"more", "more options", "more actions", "options", "actions", "menu", "kebab", "ellipsis", "overflow", "dots",
+     "⋯", "…", "...", "⋮", "︙", "•••", "···", "open menu", "show more options", "more menu"}
+)  # fmt: skip
+
+# Quantities of a shop or order form, set with a stepper or a number field (agent.policy.order_frames).
+QUANTITY_WORDS: Final[dict[str, str]] = {
+    "one": "1", "a": "1", "an": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10",
+}  # fmt: skip
+# The page's own button that places the order once the quantities are set.
+ORDER_VERBS: Final[tuple[str, ...]] = ("order", "buy", "purchase")

@@ -13,6 +13,8 @@ from agent.policy.decompose import ALL_FIELDS
 from agent.policy.explore import MAX_OPENS, dismiss_control, open_submenu, record_entry, reveal, wait_until_enabled
 from agent.policy.goal import TargetRef, parse_target
 from agent.policy.matching import MatchResult, match_elements
+from agent.policy.overflow import record_overflow
+from agent.policy.steppers import is_stepper, stepper_move
 from agent.policy.text import fold, similarity, words
 from agent.policy.suggestions import suggest_move
 from agent.policy.widgets import pick_date, wants_calendar
@@ -148,6 +150,11 @@ def _fill(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecisi
         if dismiss_control(page) is not None:  # a popup came over the form: close it, then type
             return _reveal(page, step)
         return StepDecision(None, "", reason=f"no field matches {step.target!r}")
+    if is_stepper(element):  # a shop's "−  2  +": clicked toward the number, re-read each time
+        move = stepper_move(element, value, page, step.attempts)
+        if move.done:
+            return StepDecision(None, move.thought, satisfied=True)
+        return StepDecision(_act("click", move.element) if move.element else None, move.thought, 0.8, reason=move.reason, completes_step=False)
     if (element.value or "") == value:
         return StepDecision(None, f"{_label(element)!r} already holds {value!r}.", satisfied=True)
     if "readonly" in element.states:
@@ -202,6 +209,14 @@ def _click(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecis
     element = _locate(step, page, ref)
     if element is None and step.kind == "submit" and ref is None:
         element = _submit_control(page)
+    if element is None and ref is not None and ref.record:
+        # A record's control behind the record's own overflow menu ("⋯", "more"): open it once.
+        overflow = record_overflow(page, ref, step.explored)
+        if overflow.element is not None:
+            thought = f"Open the menu of the record for {ref.container!r} to find {ref.name!r}."
+            return StepDecision(_act("click", overflow.element), thought, 0.7, completes_step=False, probe=True, explored=(overflow.key,))
+        if overflow.reason:
+            return StepDecision(None, "", reason=overflow.reason)
     if element is None and ref is not None and ref.record and step.attempts < MAX_OPENS:
         # A record's control that only shows once the record is open: open it from the list.
         entry, why = record_entry(page, ref)

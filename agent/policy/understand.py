@@ -35,6 +35,7 @@ from typing import Final
 from agent.policy.coverage import unaccounted
 from agent.policy.lexicon import ATTRIBUTE_NOUNS
 from agent.policy.decompose import ALL_FIELDS, merge_find, normalise_clause, read_clause, split_clauses
+from agent.policy.feed_frames import merge_record_scope
 from agent.policy.record_frames import merge_record_find
 from agent.policy.references import read_ref
 from agent.policy.suggest import merge_suggest
@@ -97,7 +98,7 @@ class _Reading:
 def understand(goal: str) -> Understanding:
     """The policy's plan and contract for ``goal`` (see the module doc)."""
     reading = _Reading(goal, [], [], [], [], [])
-    records, record_found = merge_record_find(split_clauses(goal))
+    records, record_found = merge_record_find(merge_record_scope(split_clauses(goal)))
     segments, found = merge_find(merge_suggest(records))
     reading.means.extend([*record_found, *found])
     flat: list[PlanStep] = []

@@ -46,7 +46,12 @@ const collapse = (text, max) => {
 // even inside a clickable row, named by its text, title or alt, else by those words.
 const ICON_WORDS = new Set(['trash', 'delete', 'remove', 'bin', 'star', 'reply', 'forward', 'archive',
   'flag', 'important', 'send', 'close', 'edit', 'pin', 'like', 'share', 'retweet', 'bookmark',
-  'favorite', 'favourite', 'unread', 'spam', 'snooze', 'mute']);
+  'favorite', 'favourite', 'unread', 'spam', 'snooze', 'mute', 'retweet', 'repost', 'comment', 'follow', 'block',
+  'report']);
+// Class words of a record's overflow control (the "more" / kebab / "⋯" that opens its menu of
+// actions), and the glyphs such a control shows instead of a word.
+const OVERFLOW_WORDS = new Set(['more', 'menu', 'options', 'actions', 'kebab', 'ellipsis', 'overflow', 'dots']);
+const OVERFLOW_GLYPHS = new Set(['⋯', '…', '...', '⋮', '︙', '•••', '···']);
 // Class words with which such an icon says it is on (a clicked star: class="star clicked").
 const ICON_ON_WORDS = new Set(['active', 'on', 'checked', 'selected', 'pressed', 'clicked', 'starred', 'flagged',
   'toggled', 'marked', 'liked', 'pinned']);

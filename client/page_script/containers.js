@@ -45,16 +45,30 @@ const containerKind = (el) => {
   return '';
 };
 
-// An entry of a list made of plain boxes (an inbox of <div class="email-thread">): a clickable box
-// (pointer cursor) with a sibling of the same class that is one too.
+// An entry of a list made of plain boxes (an inbox of <div class="email-thread">, a feed of
+// <div class="media"> posts): a box with a sibling of the same tag and class that is one too —
+// both clickable (pointer cursor; V3 only), or both holding text and a control (an interactive
+// element, or an icon / overflow control named by class words — the server's rule too,
+// verification/html_repeated.py).
+// The class list that makes boxes twins: without the words that only say a state ("selected").
+const entryClass = (classes) => classes.split(/\s+/).filter((w) => w && !ICON_ON_WORDS.has(w.toLowerCase())).sort().join(' ');
+const repeatedEntries = new Map(); // element -> is such an entry (cleared by each extract)
 const isRepeatedEntry = (el, classes) => {
+  if (repeatedEntries.has(el)) return repeatedEntries.get(el);
   const parent = el.parentElement;
-  if (!parent || !el.firstElementChild || ['ul', 'ol', 'table', 'tbody', 'tr'].includes(el.tagName.toLowerCase())) return false;
-  let twin = null;
-  for (const other of parent.children) {
-    if (other !== el && other.getAttribute('class') === classes) { twin = other; break; }
+  let found = false;
+  if (parent && el.firstElementChild && !['ul', 'ol', 'table', 'tbody', 'tr', 'body', 'html'].includes(el.tagName.toLowerCase())) {
+    const key = entryClass(classes);
+    const twins = Array.from(parent.children).filter((other) => other !== el && other.tagName === el.tagName
+      && entryClass(other.getAttribute('class') || '') === key);
+    if (twins.length) {
+      const pointer = (box) => getComputedStyle(box).cursor === 'pointer';
+      const holding = (box) => !!collapse(box.textContent) && holdsControl(box);
+      found = (pointer(el) && pointer(twins[0])) || (holding(el) && twins.some(holding));
+    }
   }
-  return twin !== null && getComputedStyle(el).cursor === 'pointer' && getComputedStyle(twin).cursor === 'pointer';
+  repeatedEntries.set(el, found);
+  return found;
 };
 
 const entryOf = (kind, text) => (text ? `${kind}: ${text}` : (kind === 'dialog' ? 'dialog:' : null));

@@ -31,6 +31,7 @@ const roleOf = (el) => {
   }
   if (el.isContentEditable) return 'inp';
   if (isSliderHandle(el)) return 'slider';
+  if (isStepperReadout(el)) return 'spinbutton';
   if (isSuggestion(el)) return 'option';
   return 'btn';
 };
@@ -100,11 +101,103 @@ const classWords = (el) => `${typeof el.className === 'string' ? el.className : 
 const iconWords = (el) => {
   const tag = el.tagName.toLowerCase();
   if (tag === 'html' || tag === 'body' || isFormControl(el)) return [];
-  const found = classWords(el).filter((word) => ICON_WORDS.has(word) && !ICON_ON_WORDS.has(word));
+  const found = classWords(el).filter((word) => (ICON_WORDS.has(word) || OVERFLOW_WORDS.has(word)) && !ICON_ON_WORDS.has(word));
   return found.filter((word, at) => found.indexOf(word) === at);
 };
 const isIcon = (el) => iconWords(el).length > 0 && collapse(el.textContent, NAME_MAX + 1).length <= 40
   && getComputedStyle(el).cursor === 'pointer';
+// A record's overflow control ("more", kebab, "⋯"): its class words or its glyph say so.
+const overflowWords = (el) => classWords(el).filter((word) => OVERFLOW_WORDS.has(word));
+const isOverflow = (el) => !isFormControl(el) && (el.textContent || '').length <= 40 && collapse(el.textContent).length <= 4
+  && (overflowWords(el).length > 0 || OVERFLOW_GLYPHS.has(collapse(el.textContent)) || OVERFLOW_GLYPHS.has(collapse(el.getAttribute('aria-label'))));
+// An icon control of a repeated entry (a feed's reply / like / more icons): named by class words
+// but showing the pointer cursor only on :hover, which getComputedStyle cannot see. Inside an
+// entry of a list made of repeated boxes (isRepeatedEntry) the class words are enough.
+const ENTRY_DEPTH = 6;
+const inRepeatedEntry = (el) => {
+  let node = el.parentElement;
+  for (let depth = 0; node && depth < ENTRY_DEPTH; node = node.parentElement, depth += 1) {
+    const classes = node.getAttribute('class') || '';
+    if (classes.trim() && isRepeatedEntry(node, classes)) return true;
+  }
+  return false;
+};
+const isEntryIcon = (el) => !el.firstElementChild && collapse(el.textContent, NAME_MAX + 1).length <= 40
+  && (iconWords(el).length > 0 || isOverflow(el)) && inRepeatedEntry(el);
+// An item of the menu an overflow control opens: a child of a list (ul, ol, [role=menu]) that
+// sits beside the control, when the item has text. Hidden until the menu opens.
+const overflowMenus = new Map(); // list -> sits beside an overflow control (cleared by each extract)
+const isOverflowMenu = (list) => {
+  if (overflowMenus.has(list)) return overflowMenus.get(list);
+  let found = false;
+  if (list.parentElement && /^(ul|ol|div)$/i.test(list.tagName)) {
+    for (const sibling of list.parentElement.children) {
+      if (sibling !== list && isOverflow(sibling)) { found = true; break; }
+    }
+  }
+  overflowMenus.set(list, found);
+  return found;
+};
+// A quantity stepper without markup (a shop's "−  2  +"): a readout — no element children, its
+// text empty or a whole number — between a "−" and a "+" sibling (text or class words say
+// which). The readout is a `spinbutton` whose value is the number shown ("0" when empty); the
+// two signs are its buttons.
+const STEP_UP = new Set(['+', '＋']);
+const STEP_DOWN = new Set(['-', '−', '–', '－']);
+const STEP_UP_WORDS = new Set(['add', 'plus', 'increment', 'increase', 'inc', 'up']);
+const STEP_DOWN_WORDS = new Set(['remove', 'minus', 'decrement', 'decrease', 'dec', 'down', 'subtract']);
+const stepSign = (el) => {
+  if (!el || el.firstElementChild || isFormControl(el)) return '';
+  const text = collapse(el.textContent);
+  const words = classWords(el);
+  if (STEP_UP.has(text) || (!text && words.some((w) => STEP_UP_WORDS.has(w)))) return 'up';
+  if (STEP_DOWN.has(text) || (!text && words.some((w) => STEP_DOWN_WORDS.has(w)))) return 'down';
+  return '';
+};
+const isStepperReadout = (el) => {
+  if (el.firstElementChild || isFormControl(el) || !/^\d*$/.test(collapse(el.textContent))) return false;
+  const signs = [stepSign(el.previousElementSibling), stepSign(el.nextElementSibling)];
+  return signs.includes('up') && signs.includes('down');
+};
+// An empty readout may have no height (an empty inline box): shown all the same when it is laid out.
+const isShownEmpty = (el) => {
+  if (!el.isConnected || !el.getClientRects().length) return false;
+  const rect = el.getBoundingClientRect();
+  const style = getComputedStyle(el);
+  return (rect.width > 0 || rect.height > 0) && style.display !== 'none' && style.visibility !== 'hidden';
+};
+// An empty readout (no height) shows as the gap between its two buttons: that is its box.
+const emptyReadoutRect = (el) => {
+  if (!isStepperReadout(el)) return null;
+  const own = el.getBoundingClientRect();
+  if (own.width > 0 && own.height > 0) return null;
+  const a = el.previousElementSibling.getBoundingClientRect();
+  const b = el.nextElementSibling.getBoundingClientRect();
+  const left = Math.min(a.right, b.right);
+  const right = Math.max(a.left, b.left, left + 1);
+  const top = Math.min(a.top, b.top);
+  const bottom = Math.max(a.bottom, b.bottom);
+  return { left, top, right, bottom, width: right - left, height: bottom - top };
+};
+const isStepperButton = (el) => {
+  const sign = stepSign(el);
+  if (!sign) return false;
+  return [el.previousElementSibling, el.nextElementSibling].some((s) => s && isStepperReadout(s));
+};
+// An overflow menu, or the box that holds one beside its control: never an element of its own
+// (a hovered wrapper would otherwise be "clickable", named by every item of the menu).
+const holdsOverflowMenu = (el) => isOverflowMenu(el) || Array.from(el.children).some((child) => isOverflowMenu(child));
+const isOverflowItem = (el) => !!el.parentElement && isOverflowMenu(el.parentElement)
+  && !el.querySelector('input, select, textarea') && !!collapse(el.textContent);
+// Does a box hold a control (a repeated entry's test): an interactive element or an icon/overflow
+// control named by its class words.
+const holdsControl = (box) => {
+  if (box.querySelector(INTERACTIVE)) return true;
+  for (const el of box.querySelectorAll('*')) {
+    if (iconWords(el).length > 0 || overflowWords(el).length > 0 || stepSign(el)) return true;
+  }
+  return false;
+};
 
 const isFormControl = (el) => ['input', 'select', 'textarea'].includes(el.tagName.toLowerCase());
 
@@ -154,6 +247,7 @@ const nameOf = (el, visible) => {
   if (aria) return aria;
   const labelledby = byIds(el, 'aria-labelledby');
   if (labelledby) return labelledby;
+  if (isStepperReadout(el)) return 'quantity'; // its text is its value
   if (isFormControl(el)) {
     if (el.id) {
       const root = el.getRootNode();
@@ -202,6 +296,7 @@ const valueOf = (el, role) => {
     return clip(el.value, FIELD_VALUE_MAX);
   }
   if (el.isContentEditable && role === 'inp') return clip(el.innerText, FIELD_VALUE_MAX);
+  if (role === 'spinbutton' && isStepperReadout(el)) return collapse(el.textContent) || '0';
   if (role === 'inp' || role === 'slider' || role === 'spinbutton') {
     const now = el.getAttribute('aria-valuenow') || el.getAttribute('aria-valuetext');
     if (now !== null) return collapse(now, VALUE_MAX);

@@ -40,10 +40,12 @@ const collect = (root, out) => {
     if (el.matches(INTERACTIVE)) {
       if (el.tagName.toLowerCase() !== 'label' && !isPopupList(el)) out.push(el);
     } else if (el.tagName.toLowerCase() !== 'label'
-      && (isSuggestion(el) || (!el.closest(INTERACTIVE) && isPointerOrigin(el) && collapse(el.textContent)))) {
+      && (isSuggestion(el) || (!el.closest(INTERACTIVE) && isPointerOrigin(el) && !holdsOverflowMenu(el) && collapse(el.textContent)))) {
       out.push(el);
     } else if (!el.closest(INTERACTIVE) && isIcon(el)) {
       out.push(el); // an icon control, even inside a clickable row: its own target
+    } else if (!el.closest(INTERACTIVE) && (isEntryIcon(el) || isOverflowItem(el) || isStepperReadout(el) || isStepperButton(el))) {
+      out.push(el); // a repeated entry's icon (pointer cursor on :hover only), an overflow menu's item
     }
     if (el.shadowRoot) collect(el.shadowRoot, out);
   }
@@ -59,7 +61,7 @@ const messages = () => {
   const found = [];
   const seen = new Set();
   for (const el of document.querySelectorAll(MESSAGE_SELECTOR)) {
-    if (!isVisible(el)) continue;
+    if (!isVisible(el) && !(isStepperReadout(el) && isShownEmpty(el))) continue;
     const text = collapse(el.innerText || el.textContent, 200);
     if (!text || seen.has(text)) continue;
     if (found.some((m) => m.el.contains(el) && m.text === text)) continue;
@@ -93,21 +95,23 @@ const extract = (opts) => {
   const offset = options.offset || [0, 0];
   const modal = openModal();
   suggestionLists.clear();
+  repeatedEntries.clear();
+  overflowMenus.clear();
   const containers = containerReader();
   const used = new Set();
   const named = new Map(); // included element -> [its name, its rect]
   const tree = [];
   let stamped = 0;
   for (const el of collect(document, [])) {
-    if (!isVisible(el)) continue;
-    const rect = el.getBoundingClientRect();
+    if (!isVisible(el) && !(isStepperReadout(el) && isShownEmpty(el))) continue;
+    const rect = emptyReadoutRect(el) || el.getBoundingClientRect();
     if (options.pruneToViewport && (rect.bottom < 0 || rect.right < 0
       || rect.top > window.innerHeight || rect.left > window.innerWidth)) continue;
     const role = roleOf(el);
     // What a sighted user reads on it; not for fields, whose text is a value, nor for a named
     // box that scrolls its content (terms, a log), whose text is what it holds.
     const content = isScrollBox(el) && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
-    const visible = role === 'inp' || isFormControl(el) || content ? undefined : textOf(el);
+    const visible = role === 'inp' || role === 'spinbutton' || isFormControl(el) || content ? undefined : textOf(el);
     const name = nameOf(el, visible);
     // <li role=tab><a href>Tab 2</a></li>: one element to act on, not two with one name
     // (only when the inner one fills the outer one, so a click on either lands on both).

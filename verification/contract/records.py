@@ -18,6 +18,7 @@ equally good are ambiguous, never guessed between.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
@@ -31,10 +32,24 @@ Words = Callable[[str], tuple[str, ...]]
 
 def exact_entries(scored: list[tuple[float, int, PageElement]], record: str, words: Words) -> list[tuple[float, int, PageElement]]:
     """Among controls found in entries that carry the record's words, those whose entry
-    carries them exactly — when there are any."""
+    carries them exactly — when there are any. A record named by an ``@handle`` ("the post
+    by @leo") is only an entry that shows that handle as it is written: an entry whose text
+    merely has the word ("leo" in another post's body) is not @leo's."""
     wanted = set(words(record))
     exact = [s for s in scored if any(wanted <= set(words(c.partition(":")[2])) for c in s[2].container)]
+    handles = _HANDLE.findall(record.lower())
+    if handles:
+        return [s for s in exact if any(carries_handles(c, handles) for c in s[2].container if c.startswith(_ENTRY_KINDS))]
     return exact or scored
+
+
+_HANDLE: Final = re.compile(r"(?<![\w@])@[a-z0-9_][a-z0-9_.-]*[a-z0-9_]|(?<![\w@])@[a-z0-9_]")
+
+
+def carries_handles(entry: str, handles: list[str]) -> bool:
+    """Does a container entry show each ``@handle`` as a whole token?"""
+    found = {h.rstrip(".") for h in _HANDLE.findall(entry.lower())}
+    return all(h in found for h in handles)
 
 
 def in_entry(element: PageElement) -> bool:

@@ -26,7 +26,7 @@ def kinds(goal: str) -> list[tuple[str, str | None]]:
         "Transfer $500 to savings",
         "go to file:///etc/passwd",
         "Buy the ticket with the cheapest cost.",
-        "Order one of each item: Garlic bread, Spaghetti and Meatballs",
+        "Order 3 items that are vegan",  # choosing by a property shown as icons: not read yet
         "Find the 2nd word in the paragraph.",  # read, but nothing is done with it
         "Solve the math problem and type your answer into the textbox.",
         "Find and pick the card with the greatest number, then press submit.",

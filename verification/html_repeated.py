@@ -1,0 +1,96 @@
+"""Entries of a list made of plain repeated boxes (server-side HTML): a feed of
+``<div class="media">`` posts, a list of ``<div class="row-item">`` rows.
+
+A box is such an entry (an ``item`` container) when a sibling has the same tag and the same
+class words (words that only say a state — ``selected``, ``active`` — left out), and both have text and hold a control: an interactive element (a link, a
+button, a field, an interactive role) or an icon control named by its class words (``ICON_CLASS_WORDS``:
+reply, like, retweet, more …) or a quantity stepper's "+" / "−". Tags and roles that are containers of their own (``li``,
+``tr``, ``article``, ``[role=…]``) keep their kind; lists and tables themselves are never entries.
+
+The page script applies the same rule (client/page_script/containers.js ``isRepeatedEntry``)
+so both extractions of a page agree; the script also counts boxes that both show the pointer
+cursor, which the server cannot see.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from selectolax.lexbor import LexborNode
+
+from verification.html_nodes import select
+from verification.html_rules import CONTAINER_TAGS, INTERACTIVE_ROLES, INTERACTIVE_TAGS
+
+# The class words of icon controls (constants.js ICON_WORDS and OVERFLOW_WORDS, kept in step).
+ICON_CLASS_WORDS: Final[frozenset[str]] = frozenset(
+    """trash delete remove bin star reply forward archive flag important send close edit pin like share retweet
+    bookmark favorite favourite unread spam snooze mute repost comment follow block report
+    more menu options actions kebab ellipsis overflow dots""".split()
+)
+# Class words that only say a state ("food-item selected" is a twin of "food-item"; constants.js ICON_ON_WORDS).
+STATE_WORDS: Final[frozenset[str]] = frozenset(
+    "active on checked selected pressed clicked starred flagged toggled marked liked pinned".split()
+)
+# A quantity stepper's buttons (describe.js stepSign): their sign, or class words when they have no text.
+STEP_SIGNS: Final[frozenset[str]] = frozenset({"+", "＋", "-", "−", "–", "－"})
+STEP_CLASS_WORDS: Final[frozenset[str]] = frozenset(
+    "add plus increment increase inc up remove minus decrement decrease dec down subtract".split()
+)
+_NOT_ENTRIES: Final = frozenset({"ul", "ol", "table", "tbody", "tr", "body", "html"})
+_CAMEL: Final = re.compile(r"([a-z])([A-Z])")
+_SPLIT: Final = re.compile(r"[^a-z0-9]+")
+
+
+def _class_words(node: LexborNode) -> set[str]:
+    attrs = node.attributes
+    text = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
+    return {w for w in _SPLIT.split(_CAMEL.sub(r"\1 \2", text).lower()) if w}
+
+
+def _holds_control(box: LexborNode) -> bool:
+    for node in box.traverse(include_text=False):
+        if node is box or node.mem_id == box.mem_id:
+            continue
+        tag = node.tag or ""
+        role = (node.attributes.get("role") or "").strip().split(" ")[0].lower()
+        if tag in INTERACTIVE_TAGS or role in INTERACTIVE_ROLES or "contenteditable" in node.attributes:
+            return True
+        if tag not in ("input", "select", "textarea") and _class_words(node) & ICON_CLASS_WORDS:
+            return True
+        if node.child is None or node.child.tag == "-text":  # a stepper's "+" / "−" (text or class words)
+            text = (node.text(deep=True) or "").strip()
+            if text in STEP_SIGNS or (not text and _class_words(node) & STEP_CLASS_WORDS):
+                return True
+    return False
+
+
+def _entry_like(box: LexborNode) -> bool:
+    return box.child is not None and bool((box.text(deep=True) or "").strip()) and _holds_control(box)
+
+
+def repeated_entries(root: LexborNode | None) -> set[int]:
+    """The mem_ids of the boxes that are entries of a list of repeated boxes (see the module doc)."""
+    found: set[int] = set()
+    parents: set[int] = set()
+    for node in select("[class]", root):
+        parent = node.parent
+        if parent is None or parent.mem_id in parents:
+            continue
+        parents.add(parent.mem_id)
+        groups: dict[tuple[str, str], list[LexborNode]] = {}
+        child = parent.child
+        while child is not None:
+            tag = child.tag or ""
+            classes = child.attributes.get("class") if tag and not tag.startswith("-") else None
+            if classes and classes.strip() and tag not in _NOT_ENTRIES and tag not in CONTAINER_TAGS and "role" not in child.attributes:
+                key = " ".join(sorted(w for w in classes.split() if w.lower() not in STATE_WORDS))
+                groups.setdefault((tag, key), []).append(child)
+            child = child.next
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            entries = [m for m in members if _entry_like(m)]
+            if len(entries) >= 2:
+                found.update(m.mem_id for m in entries)
+    return found
