@@ -69,28 +69,63 @@ def _entry_like(box: LexborNode) -> bool:
     return box.child is not None and bool((box.text(deep=True) or "").strip()) and _holds_control(box)
 
 
+def _group_key(node: LexborNode) -> tuple[int, str, str] | None:  # (parent, tag, class words)
+    """(parent, tag, class words without state words) of a box that may be an entry, else None."""
+    tag = node.tag or ""
+    if tag in _NOT_ENTRIES or tag in CONTAINER_TAGS or tag.startswith("-"):
+        return None
+    attrs = node.attributes
+    classes = attrs.get("class")
+    parent = node.parent
+    if not classes or "role" in attrs or parent is None:
+        return None
+    if " " in classes.strip():
+        classes = " ".join(sorted(w for w in classes.split() if w.lower() not in STATE_WORDS))
+    return parent.mem_id, tag, classes.strip()
+
+
+_LOOK_BACK: Final = 4  # elements between two repeated boxes (a separator, an ad) looked past
+
+
+Key = tuple[int, str, str]
+
+
+def _previous_twin(node: LexborNode, key: Key, keys: dict[int, Key | None]) -> LexborNode | None:
+    """The nearest earlier sibling with the same key, a few elements back at most (``keys``
+    caches each element's key for this page)."""
+    before, seen = node.prev, 0
+    while before is not None and seen <= _LOOK_BACK:
+        if not (before.tag or "").startswith("-"):  # text and comment nodes do not count
+            mem = before.mem_id
+            if mem not in keys:
+                keys[mem] = _group_key(before)
+            if keys[mem] == key:
+                return before
+            seen += 1
+        before = before.prev
+    return None
+
+
 def repeated_entries(root: LexborNode | None) -> set[int]:
-    """The mem_ids of the boxes that are entries of a list of repeated boxes (see the module doc)."""
-    found: set[int] = set()
-    parents: set[int] = set()
-    for node in select("[class]", root):
-        parent = node.parent
-        if parent is None or parent.mem_id in parents:
+    """The mem_ids of the boxes that are entries of a list of repeated boxes (see the module doc).
+    Only elements that follow a sibling with a class are looked at (one CSS pass finds them),
+    with their nearest earlier twin: a box with no classed sibling before it starts no pair."""
+    groups: dict[Key, dict[int, LexborNode]] = {}
+    keys: dict[int, Key | None] = {}
+    for node in select("[class] ~ [class]", root):
+        key = keys[node.mem_id] = _group_key(node)
+        if key is None:
             continue
-        parents.add(parent.mem_id)
-        groups: dict[tuple[str, str], list[LexborNode]] = {}
-        child = parent.child
-        while child is not None:
-            tag = child.tag or ""
-            classes = child.attributes.get("class") if tag and not tag.startswith("-") else None
-            if classes and classes.strip() and tag not in _NOT_ENTRIES and tag not in CONTAINER_TAGS and "role" not in child.attributes:
-                key = " ".join(sorted(w for w in classes.split() if w.lower() not in STATE_WORDS))
-                groups.setdefault((tag, key), []).append(child)
-            child = child.next
-        for members in groups.values():
-            if len(members) < 2:
-                continue
-            entries = [m for m in members if _entry_like(m)]
-            if len(entries) >= 2:
-                found.update(m.mem_id for m in entries)
+        group = groups.setdefault(key, {})
+        group[node.mem_id] = node
+        before = _previous_twin(node, key, keys)
+        if before is not None:
+            group.setdefault(before.mem_id, before)
+    found: set[int] = set()
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        entries = [m for m in members.values() if _entry_like(m)]
+        if len(entries) >= 2:
+            found.update(m.mem_id for m in entries)
     return found
