@@ -4,6 +4,7 @@ replaces a dead worker, a clean stop on SIGTERM, a clear failure when the port i
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -200,11 +201,16 @@ def test_workers_die_with_their_supervisor_even_when_it_is_killed(
     proc, port = two_workers
     workers = _workers(proc.pid, port)
     assert len(workers) == 2
-    proc.kill()  # SIGKILL: the supervisor cannot stop its workers itself
+    environ = Path(f"/proc/{workers[0]}/environ").read_bytes().split(b"\0")
+    metrics = next(v.split(b"=", 1)[1].decode() for v in environ if v.startswith(b"PROMETHEUS_MULTIPROC_DIR="))
+    proc.kill()  # SIGKILL: the supervisor cannot stop its workers itself (nor remove its metrics directory)
     proc.wait(timeout=10)
-    _wait(lambda: all(_gone(pid) for pid in workers), timeout=20)
-    with pytest.raises(httpx.HTTPError):
-        httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+    try:
+        _wait(lambda: all(_gone(pid) for pid in workers), timeout=20)
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+    finally:
+        shutil.rmtree(metrics, ignore_errors=True)  # what a killed supervisor leaves: the test cleans it up
 
 
 def test_a_taken_port_fails_before_any_worker_starts(tmp_path: Path) -> None:
