@@ -33,7 +33,9 @@ from verification.actions import Action
 from verification.contract.model import Clause, ClauseResult, Contract, Evidence
 from verification.contract.reads import read_values
 from verification.contract.refs import describe_element, fold, matches, perceivable, resolve
+from verification.contract.wording import words, words_within
 from verification.contract.state_checks import TEXT_ROLES, choice_now, control_now, field_value_now, holds, not_yet
+from verification.elements import PageElement
 from verification.page import PageState
 
 _ACTION_KINDS: Final[dict[str, frozenset[str]]] = {
@@ -185,9 +187,27 @@ def clause_hits(contract: Contract, action: Action, page: PageState) -> tuple[st
             continue
         if action.target is None:
             continue
-        if any(e.id == action.target for e in matches(clause.target, page)):
+        acted = next((e for e in matches(clause.target, page) if e.id == action.target), None)
+        if acted is not None and not _mostly_other_words(clause.target.name, acted):
             hits.append(clause.id)
     return tuple(hits)
+
+
+# A label the named words make up less of than this is something else that mentions them: a
+# wrapper around a whole menu ("Share via DM · Copy link · Mute @x · Block @x · Report") is
+# not the "Block" item, even when it is the only element whose label carries "block".
+_MIN_NAME_SHARE: Final = 0.15
+
+
+def _mostly_other_words(name: str, element: PageElement) -> bool:
+    """Does the element's label carry ``name``'s words only among many others? (Elements a
+    reference finds by caption, position or kind carry none of them: not judged here.)"""
+    wanted = words(name)
+    if not wanted:
+        return False
+    shares = [words_within(wanted, label) for label in (element.name, element.text or "") if label]
+    shares = [share for share in shares if share > 0]
+    return bool(shares) and max(shares) < _MIN_NAME_SHARE
 
 
 def _event(clause: Clause, contract: Contract, previous: PreviousStep | None) -> ClauseResult | None:

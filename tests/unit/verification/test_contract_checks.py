@@ -333,3 +333,18 @@ def test_an_autocomplete_field_holds_every_condition_on_its_value_and_nothing_el
     assert statuses(typed) == ["holds", "failed"]  # a suggestion shown (or clicked) is not the field's value
     other = start_contract(contract, page({"i": "1", "r": "inp", "n": "Tags", "v": "Angola"}))
     assert not other.satisfied and "'Angola'" in other.result("c2").detail
+
+
+@pytest.mark.parametrize(
+    ("label", "hit"),
+    [
+        ("Block @leo", True),
+        ("Block", True),
+        ("I agree to block all cookies", True),  # a long label that is still about it
+        ("Share via DM Copy link to Tweet Embed Tweet Mute @leo Block @leo Report", False),  # a wrapper of a whole menu
+    ],
+)
+def test_a_click_on_something_that_only_mentions_the_name_among_many_other_words_is_no_hit(label: str, hit: bool) -> None:
+    menu = page({"i": "w", "r": "btn", "n": label})
+    clause = Clause(id="c1", kind="activated", description="Click Block", target=ElementRef(name="Block"), action="click")
+    assert clause_hits(Contract(clauses=(clause,)), Action(name="click", target="w"), menu) == (("c1",) if hit else ())
