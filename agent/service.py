@@ -14,6 +14,7 @@ from agent.contracts import contract_summary, stored_contract
 from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
 from agent.graph import interact_graph
 from agent.inputs import InteractInput, InteractOutcome
+from agent.offload import off_loop
 from agent.progress import TaskProgress
 from agent.replay import check_step, replayed_outcome
 from agent.state import GraphContext, InteractState
@@ -41,7 +42,7 @@ class _Loaded:
 
 async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
-    page = _page_state(request)
+    page = await off_loop(_page_state, request)
     loaded = await _load(request, ctx, deps, page)
     task, session = loaded.task, loaded.session
     if loaded.replay is not None:
