@@ -14,7 +14,7 @@ from agent.contracts import contract_summary, stored_contract
 from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
 from agent.graph import interact_graph
 from agent.inputs import InteractInput, InteractOutcome
-from agent.offload import off_loop
+from agent.offload import INLINE_DOM_BYTES, INLINE_ELEMENTS, page_work
 from agent.progress import TaskProgress
 from agent.replay import check_step, replayed_outcome
 from agent.state import GraphContext, InteractState
@@ -42,7 +42,7 @@ class _Loaded:
 
 async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
-    page = await off_loop(_page_state, request)
+    page = await page_work(_heavy_request(request), _page_state, request)
     loaded = await _load(request, ctx, deps, page)
     task, session = loaded.task, loaded.session
     if loaded.replay is not None:
@@ -166,6 +166,11 @@ def _answer(final: InteractState, session: Session, usage: dict[str, Any], serve
         usage=usage,
         server_ms=server_ms,
     )
+
+
+def _heavy_request(request: InteractInput) -> bool:
+    page = request.page
+    return len(page.tree or ()) > INLINE_ELEMENTS or len(page.dom or "") > INLINE_DOM_BYTES
 
 
 def _page_state(request: InteractInput) -> PageState:

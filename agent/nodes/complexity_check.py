@@ -6,7 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.complexity import ComplexityResult, classify_complexity
-from agent.offload import off_loop
+from agent.offload import heavy, page_work
 from agent.policy import parse_goal
 from agent.state import GraphContext, InteractState
 from verification import resolve_ref
@@ -15,7 +15,7 @@ log = structlog.get_logger(__name__)
 
 
 async def complexity_check(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
-    return await off_loop(_complexity, state)
+    return await page_work(heavy(state["page"]), _complexity, state)
 
 
 def _complexity(state: InteractState) -> dict[str, Any]:

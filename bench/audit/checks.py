@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from bench.audit.client import TaskRun, post, stored_steps
-from bench.audit.servers import Deployment
+from bench.audit.servers import UNLIMITED, Deployment
 
 
 def isolation(tries: int = 12) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def race(workers: int, tasks: int = 20, concurrent: int = 20) -> dict[str, Any]:
     """``concurrent`` identical continuations of each of ``tasks`` tasks at once: one step each."""
     violations: list[str] = []
     statuses: Counter[str] = Counter()
-    with Deployment() as deployment, httpx.Client(limits=httpx.Limits(max_connections=concurrent)) as client:
+    with Deployment(settings=UNLIMITED) as deployment, httpx.Client(limits=httpx.Limits(max_connections=concurrent)) as client:
         key = deployment.key("tenant-a")
         base = deployment.serve(workers=workers)
         for number in range(tasks):

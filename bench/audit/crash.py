@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from bench.audit.client import TaskRun, step_until_answered, stored_steps
-from bench.audit.servers import Deployment, free_port
+from bench.audit.servers import UNLIMITED, Deployment, free_port
 
 
 def kill_cycles(cycles: int = 50, clients: int = 4, workers: int = 2, up_s: float = 1.0) -> dict[str, Any]:
@@ -19,7 +19,7 @@ def kill_cycles(cycles: int = 50, clients: int = 4, workers: int = 2, up_s: floa
     lock = threading.Lock()
     stop = threading.Event()
     errors: list[str] = []
-    with Deployment() as deployment:
+    with Deployment(settings=UNLIMITED) as deployment:
         key = deployment.key("tenant-a")
         base = deployment.serve(workers=workers, port=port)
 

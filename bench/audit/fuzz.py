@@ -8,13 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench.audit.servers import Deployment
-
-_UNLIMITED = {"STEPWISE_RATE_LIMIT_PER_MINUTE": "1000000", "STEPWISE_API_RATE_LIMIT_PER_MINUTE": "1000000"}
+from bench.audit.servers import UNLIMITED, Deployment
 
 
 def schemathesis(examples: int = 300, seed: int = 1) -> dict[str, Any]:
-    with Deployment(settings=_UNLIMITED) as deployment:
+    with Deployment(settings=UNLIMITED) as deployment:
         key = deployment.key("tenant-a")
         base = deployment.serve()
         report = deployment.root / "schemathesis.json"
@@ -26,8 +24,11 @@ def schemathesis(examples: int = 300, seed: int = 1) -> dict[str, Any]:
             capture_output=True, text=True, cwd=deployment.root, check=False,
         )  # fmt: skip
         summary = _summary(report) if report.exists() else {}
-    tail = done.stdout.strip().splitlines()[-12:]
-    return {"exit_code": done.returncode, "examples_per_operation": examples, **summary, "output_tail": tail}
+    lines = done.stdout.strip().splitlines()
+    cases = next((line.strip() for line in lines if " generated" in line), "")  # "5427 generated, 5427 passed"
+    server_errors = sum(1 for line in lines if "Server error" in line)
+    return {"exit_code": done.returncode, "examples_per_operation": examples, "test_cases": cases,
+            "server_error_failures": server_errors, **summary, "output_tail": lines[-12:]}  # fmt: skip
 
 
 def _summary(report: Path) -> dict[str, Any]:

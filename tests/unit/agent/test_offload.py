@@ -73,3 +73,9 @@ async def test_an_error_in_the_work_reaches_the_caller() -> None:
     with pytest.raises(ValueError, match="unreadable"):
         await offload.off_loop(broken)
     assert offload._semaphore()._value == offload.SLOTS
+
+
+async def test_ordinary_work_runs_inline_and_heavy_work_in_the_pool() -> None:
+    here = threading.current_thread().name
+    assert await offload.page_work(False, _busy, 0.0) == here
+    assert (await offload.page_work(True, _busy, 0.0)).startswith("stepwise-page")
