@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from selectolax.lexbor import LexborNode
+
 from verification.elements import PageElement, PageMessage, collapse, new_element
 from verification.hashing import hash_scrubbed, parse_html, resolve_volatile, scrub_html
 from verification.html_containers import ContainerNames
@@ -51,6 +53,7 @@ from verification.html_rules import (
     stable_key,
     unique_key,
 )
+from verification.html_styles import hidden_by_stylesheet, style_blocks
 from verification.html_suggestions import may_have_suggestions
 from verification.skeleton import Descriptor, Skeleton, descriptor, make_skeleton, message_map
 
@@ -75,6 +78,7 @@ def _build_elements(
 ) -> tuple[list[PageElement], dict[str, Descriptor], str | None]:
     refs = page.referenced_text()
     walk_hidden = bool(page.hidden_ids)
+    modals = _open_modals(page, walker)
     containers = ContainerNames(page, walker, refs)
     used: set[str] = set()
     ordinals: dict[tuple[str | None, str], int] = {}
@@ -154,7 +158,8 @@ def _build_elements(
         )
         element = new_element(
             key, role, name, value, tag, input_type, get("placeholder"), get("href") if tag == "a" else None,
-            states, hidden, False, None, None, 0, options, context, None, container, shown_text,
+            states, hidden, bool(modals) and not _inside(node, modals), None, None, 0, options, context, None,
+            container, shown_text,
         )  # fmt: skip
         elements.append(element)
         if states and focused is None and "focused" in states:
@@ -163,6 +168,22 @@ def _build_elements(
             shown = name if text_field else text or name
             skeleton[key] = descriptor(element, text=shown, aria_expanded=get("aria-expanded"))
     return elements, skeleton, focused
+
+
+def _open_modals(page: PageNodes, walker: Walker) -> frozenset[int]:
+    """The shown ``aria-modal="true"`` dialogs: while one is open, everything outside it
+    is inert (marked covered, as the page script marks it in a browser)."""
+    found = select('[aria-modal="true" i]', page.tree.root)
+    return frozenset(n.mem_id for n in found if n.mem_id not in page.hidden_ids and not walker.of(n.parent)[HIDDEN])
+
+
+def _inside(node: LexborNode, modals: frozenset[int]) -> bool:
+    current: LexborNode | None = node
+    while current is not None:
+        if current.mem_id in modals:
+            return True
+        current = current.parent
+    return False
 
 
 def _build_messages(page: PageNodes, walker: Walker) -> list[PageMessage]:
@@ -186,6 +207,7 @@ def extract_html(
 ) -> HtmlExtraction:
     """Everything :class:`~verification.page.PageState` needs from HTML, from one parse."""
     volatile = resolve_volatile(volatile_attributes)
+    css = style_blocks(html)
     # Scripts, styles and comments never hold elements or visible text: parsing the
     # scrubbed bytes the hash needs anyway gives the same page from a smaller tree.
     data = scrub_html(html)
@@ -195,6 +217,10 @@ def extract_html(
     del data  # the parser keeps its own reference
     page = PageNodes(tree)
     page.classify(select(query, tree.root))
+    for node in hidden_by_stylesheet(css, tree.root, select):
+        if node.mem_id not in page.hidden_ids:
+            page.hidden_ids.add(node.mem_id)
+            page.hidden_nodes.append(node)
     for mem in repeated_entries(tree.root):
         page.container_kinds.setdefault(mem, "item")  # a feed of <div class="media"> posts
     walker = Walker(

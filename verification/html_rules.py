@@ -10,6 +10,7 @@ import re
 from typing import Final
 
 from verification.elements import ContainerKind, MessageKind, normalize_role
+from verification.html_styles import INLINE_HINTS, declarations, hides, see_through_field
 from verification.html_suggestions import SUGGESTION_HINTS
 
 INTERACTIVE_TAGS: Final[frozenset[str]] = frozenset(
@@ -87,6 +88,7 @@ def _query(*, suggestions: bool) -> str:
         "[aria-hidden]",
         '[style*="display" i]',
         '[style*="visibility" i]',
+        *(f'[style*="{hint}" i]' for hint in INLINE_HINTS),
         "dialog",
     ]
     parts += ["label", "legend", "fieldset", "title", "script", "style", "noscript"]
@@ -170,10 +172,7 @@ def hides_subtree(tag: str, attributes: dict[str, str | None]) -> bool:
     if tag == "dialog" and "open" not in attributes:
         return True
     style = attributes.get("style")
-    if style:
-        compact = style.replace(" ", "").lower()
-        return "display:none" in compact or "visibility:hidden" in compact
-    return False
+    return bool(style) and hides(declarations(style), field=see_through_field(tag, attributes.get("type")))
 
 
 def implicit_role(tag: str, input_type: str | None, attributes: dict[str, str | None]) -> str:
