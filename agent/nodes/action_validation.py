@@ -7,6 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.action_validation import ActionRejected, validate_action
 from agent.contracts import completion_thought, not_understood, settle
+from agent.destructive import Held, unasked
 from agent.nodes.critic import start_url
 from agent.progress import fingerprint
 from agent.search import allowed_domains_for
@@ -25,6 +26,8 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
     rejections = list(state.get("rejections", []))
     allowed = allowed_domains_for(start_url(state))
     chosen: tuple[Candidate, str] | None = None
+    held: Held | None = None
+    pending: dict[str, Any] = {}
     contract = state["contract"]
     progress = state["progress"]
     for candidate in (state.get("candidate"), state.get("fallback")):
@@ -42,8 +45,23 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             log.info("action_validation.rejected", code=result.code, decided_by=candidate.decided_by)
             rejections.append(f"{result.code}: {result.reason}")
             continue
+        target = page.element(candidate.action.target) if candidate.action.target else None
+        hold = unasked(candidate.action, target, state["task"].query, contract, state.get("confirmed", frozenset()))
+        if hold is not None:
+            log.info("action_validation.held", phrase=hold.phrase, decided_by=candidate.decided_by)
+            if held is None:
+                held = hold
+                pending = {
+                    "question": hold.question(), "thought": candidate.thought, "decided_by": candidate.decided_by,
+                    "plan_step": candidate.plan_step, "completes_step": candidate.completes_step,
+                }  # fmt: skip
+            continue
         chosen = (candidate, result.text)
         break
+    if chosen is None and held is not None:
+        # Never sent unasked: the user confirms (or not) on the next request.
+        message = str(pending["question"]["message"])  # type: ignore[index]
+        return {"outcome": StepOutcome(message, "", "policy", plan_step=held_step(pending), probe=True, confirm=pending), "progress": progress}
     if chosen is None:
         plan = state.get("plan")
         stuck = "; ".join(rejections) or "nothing to do on this page"
@@ -80,6 +98,11 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             probe=candidate.probe,
         ),
     }
+
+
+def held_step(pending: dict[str, Any]) -> int | None:
+    step = pending.get("plan_step")
+    return step if isinstance(step, int) else None
 
 
 def _fail(code: str, reason: str) -> StepOutcome:
