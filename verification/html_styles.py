@@ -117,35 +117,88 @@ def hidden_by_stylesheet(
     css: str, root: LexborNode | None, select: Callable[[str, LexborNode], list[LexborNode]]
 ) -> Iterable[LexborNode]:
     """The nodes the ``<style>`` rules (with each node's inline style over them) hide;
-    ``select`` is the extraction's CSS engine."""
-    if not css.strip() or root is None:
+    ``select`` is the extraction's CSS engine.
+
+    Cost: one CSS pass for every rule that hides (their selectors joined), one for every rule
+    that sets the same properties otherwise; only the few nodes both reach are resolved rule
+    by rule (at most :data:`MAX_CASCADE` rules — beyond, such a node is left visible: what
+    cannot be known is not assumed hidden). A sheet with more than :data:`MAX_RULES` hiding
+    rules (or twice as many that set the same properties) is not read at all, for the same
+    reason: its cost is bounded."""
+    if root is None or not css.strip():
         return []
-    won: dict[int, dict[str, tuple[tuple[int, int, int, int, int], str, bool]]] = {}
-    nodes: dict[int, LexborNode] = {}
-    for order, (selector, decls) in enumerate(_rules(css)):
-        try:
-            matched = select(selector, root)
-        except SelectolaxError:
-            continue  # a selector Lexbor cannot read: nothing is known from it
-        if not matched:
-            continue
-        spec = _specificity(selector)
-        for node in matched:
-            mem = node.mem_id
-            nodes[mem] = node
-            current = won.setdefault(mem, {})
-            for name, (value, important) in decls.items():
-                rank = (int(important), *spec, order)
-                if name not in current or rank >= current[name][0]:
-                    current[name] = (rank, value, important)
-    out: list[LexborNode] = []
-    for mem, props in won.items():
-        node = nodes[mem]
-        merged: Declarations = {name: (value, important) for name, (_rank, value, important) in props.items()}
-        inline = declarations(node.attributes.get("style") or "")
-        for name, (value, important) in inline.items():
-            if name not in merged or not merged[name][1] or important:
-                merged[name] = (value, important)
-        if hides(merged, field=see_through_field(node.tag or "", node.attributes.get("type"))):
-            out.append(node)
+    rules = list(_rules(css))
+    hiding: list[tuple[int, str, Declarations]] = []
+    showing: list[tuple[int, str, Declarations]] = []
+    for n, (sel, decls) in enumerate(rules):
+        (hiding if hides(decls) else showing).append((n, sel, decls))
+    if not hiding or len(hiding) > MAX_RULES:  # a sheet this large is not read: nothing assumed hidden
+        return []
+    hidden_at = _matched(select, [sel for _n, sel, _d in hiding], root)
+    if not hidden_at:
+        return []
+    props = {name for _n, _sel, decls in hiding for name in decls}
+    others = [(n, sel, decls) for n, sel, decls in showing if props & decls.keys()]
+    if len(others) > 2 * MAX_RULES:
+        return []
+    contested = _matched(select, [sel for _n, sel, _d in others], root).keys() & hidden_at.keys() if others else set()
+    contested |= {m for m, node in hidden_at.items() if props & declarations(node.attributes.get("style") or "").keys()}
+    out = [node for mem, node in hidden_at.items() if mem not in contested]
+    if contested and len(hiding) + len(others) <= MAX_CASCADE:
+        out += _cascade(select, root, hiding + others, {m: hidden_at[m] for m in contested})
     return out
+
+
+MAX_CASCADE: Final = 200
+MAX_RULES: Final = 300
+
+
+def _matched(select: Callable[[str, LexborNode], list[LexborNode]], selectors: list[str], root: LexborNode) -> dict[int, LexborNode]:
+    """The nodes any of ``selectors`` matches (one pass; a selector Lexbor cannot read is
+    left out)."""
+    if not selectors:
+        return {}
+    try:
+        return {n.mem_id: n for n in select(", ".join(selectors), root)}
+    except SelectolaxError:
+        out: dict[int, LexborNode] = {}
+        for selector in selectors:
+            try:
+                out.update((n.mem_id, n) for n in select(selector, root))
+            except SelectolaxError:
+                continue  # a selector Lexbor cannot read: nothing is known from it
+        return out
+
+
+def _wins(node: LexborNode, matching: list[tuple[int, str, Declarations]], inline: Declarations) -> bool:
+    """Do the hiding rules that match ``node`` still hide it under its inline style?"""
+    merged = _merge(matching)
+    for name, (value, important) in inline.items():
+        if name not in merged or not merged[name][1] or important:
+            merged[name] = (value, important)
+    return hides(merged, field=see_through_field(node.tag or "", node.attributes.get("type")))
+
+
+def _merge(matching: list[tuple[int, str, Declarations]]) -> Declarations:
+    won: dict[str, tuple[tuple[int, int, int, int, int], str, bool]] = {}
+    for order, selector, decls in matching:
+        spec = _specificity(selector)
+        for name, (value, important) in decls.items():
+            rank = (int(important), *spec, order)
+            if name not in won or rank >= won[name][0]:
+                won[name] = (rank, value, important)
+    return {name: (value, important) for name, (_rank, value, important) in won.items()}
+
+
+def _cascade(
+    select: Callable[[str, LexborNode], list[LexborNode]],
+    root: LexborNode,
+    rules: list[tuple[int, str, Declarations]],
+    nodes: dict[int, LexborNode],
+) -> list[LexborNode]:
+    """Nodes a hiding rule and another rule both reach, resolved rule by rule."""
+    matching: dict[int, list[tuple[int, str, Declarations]]] = {mem: [] for mem in nodes}
+    for order, selector, decls in rules:
+        for mem in _matched(select, [selector], root).keys() & nodes.keys():
+            matching[mem].append((order, selector, decls))
+    return [nodes[mem] for mem, found in matching.items() if _wins(nodes[mem], found, declarations(nodes[mem].attributes.get("style") or ""))]
