@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from agent.policy.lexicon import DESTRUCTIVE
 from verification import Action, Contract, PageElement, format_action
@@ -37,16 +37,25 @@ class Held:
     phrase: str  # what it would do (the lexicon's phrase)
     element_id: str
 
-    def question(self) -> dict[str, object]:
-        message = (
+    @property
+    def message(self) -> str:
+        return (
             f"The next step would click {self.label!r}, which would {self.phrase} — the goal does not ask for that. "
             "Send confirm: true to do it, or confirm: false to stop."
         )
+
+    def question(self) -> dict[str, Any]:
+        """The ``needsUserInput`` payload."""
         return {
-            "message": message,
+            "message": self.message,
             "missing": [],
             "confirm": {"action": self.action, "element": self.label, "elementId": self.element_id, "what": self.phrase},
         }
+
+    def pending(self, *, thought: str, decided_by: str, plan_step: int | None, completes_step: bool) -> dict[str, Any]:
+        """What the task keeps while it waits (``task.state["confirm"]``): the question, and how
+        to send the action once confirmed (agent/service.py)."""
+        return {"question": self.question(), "thought": thought, "decided_by": decided_by, "plan_step": plan_step, "completes_step": completes_step}
 
 
 def _words(text: str) -> tuple[str, ...]:

@@ -26,8 +26,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
     rejections = list(state.get("rejections", []))
     allowed = allowed_domains_for(start_url(state))
     chosen: tuple[Candidate, str] | None = None
-    held: Held | None = None
-    pending: dict[str, Any] = {}
+    held: tuple[Held, Candidate] | None = None
     contract = state["contract"]
     progress = state["progress"]
     for candidate in (state.get("candidate"), state.get("fallback")):
@@ -49,19 +48,15 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
         hold = unasked(candidate.action, target, state["task"].query, contract, state.get("confirmed", frozenset()))
         if hold is not None:
             log.info("action_validation.held", phrase=hold.phrase, decided_by=candidate.decided_by)
-            if held is None:
-                held = hold
-                pending = {
-                    "question": hold.question(), "thought": candidate.thought, "decided_by": candidate.decided_by,
-                    "plan_step": candidate.plan_step, "completes_step": candidate.completes_step,
-                }  # fmt: skip
+            held = held or (hold, candidate)
             continue
         chosen = (candidate, result.text)
         break
     if chosen is None and held is not None:
         # Never sent unasked: the user confirms (or not) on the next request.
-        message = str(pending["question"]["message"])  # type: ignore[index]
-        return {"outcome": StepOutcome(message, "", "policy", plan_step=held_step(pending), probe=True, confirm=pending), "progress": progress}
+        hold, by = held
+        pending = hold.pending(thought=by.thought, decided_by=by.decided_by, plan_step=by.plan_step, completes_step=by.completes_step)
+        return {"outcome": StepOutcome(hold.message, "", "policy", plan_step=by.plan_step, probe=True, confirm=pending), "progress": progress}
     if chosen is None:
         plan = state.get("plan")
         stuck = "; ".join(rejections) or "nothing to do on this page"
@@ -98,11 +93,6 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             probe=candidate.probe,
         ),
     }
-
-
-def held_step(pending: dict[str, Any]) -> int | None:
-    step = pending.get("plan_step")
-    return step if isinstance(step, int) else None
 
 
 def _fail(code: str, reason: str) -> StepOutcome:
