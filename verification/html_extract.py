@@ -79,6 +79,7 @@ def _build_elements(
     refs = page.referenced_text()
     walk_hidden = bool(page.hidden_ids)
     modals = _open_modals(page, walker)
+    inert = frozenset(page.inert_ids)
     containers = ContainerNames(page, walker, refs)
     used: set[str] = set()
     ordinals: dict[tuple[str | None, str], int] = {}
@@ -158,7 +159,8 @@ def _build_elements(
         )
         element = new_element(
             key, role, name, value, tag, input_type, get("placeholder"), get("href") if tag == "a" else None,
-            states, hidden, bool(modals) and not _inside(node, modals), None, None, 0, options, context, None,
+            states, hidden, (bool(modals) and not _inside(node, modals)) or (bool(inert) and _inside(node, inert)),
+            None, None, 0, options, context, None,
             container, shown_text,
         )  # fmt: skip
         elements.append(element)
@@ -172,15 +174,15 @@ def _build_elements(
 
 def _open_modals(page: PageNodes, walker: Walker) -> frozenset[int]:
     """The shown ``aria-modal="true"`` dialogs: while one is open, everything outside it
-    is inert (marked covered, as the page script marks it in a browser)."""
-    found = select('[aria-modal="true" i]', page.tree.root)
-    return frozenset(n.mem_id for n in found if n.mem_id not in page.hidden_ids and not walker.of(n.parent)[HIDDEN])
+    is inert (marked covered, as the page script marks it in a browser) — as is everything
+    inside an ``inert`` subtree."""
+    return frozenset(n.mem_id for n in page.modals if n.mem_id not in page.hidden_ids and not walker.of(n.parent)[HIDDEN])
 
 
-def _inside(node: LexborNode, modals: frozenset[int]) -> bool:
+def _inside(node: LexborNode, within: frozenset[int]) -> bool:
     current: LexborNode | None = node
     while current is not None:
-        if current.mem_id in modals:
+        if current.mem_id in within:
             return True
         current = current.parent
     return False

@@ -171,6 +171,9 @@ class PageNodes:
         # name them (in document order, True for a legend).
         self.container_kinds: dict[int, str] = {}
         self.headings: list[tuple[LexborNode, bool]] = []
+        # Dialogs that make the rest of the page inert while shown, and inert subtrees.
+        self.modals: list[LexborNode] = []
+        self.inert_ids: set[int] = set()
 
     def classify(self, nodes: Iterable[LexborNode]) -> None:
         seen: set[int] = set()
@@ -197,6 +200,10 @@ class PageNodes:
             if hides_subtree(tag, attrs):
                 self.hidden_ids.add(mem)
                 self.hidden_nodes.append(node)
+            if "inert" in attrs:
+                self.inert_ids.add(mem)
+            if (attrs.get("aria-modal") or "").lower() == "true":
+                self.modals.append(node)
             if tag == "label":
                 target = attrs.get("for")
                 if target:

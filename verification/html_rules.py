@@ -86,6 +86,8 @@ def _query(*, suggestions: bool) -> str:
     parts += [
         "[hidden]",
         "[aria-hidden]",
+        "[aria-modal]",
+        "[inert]",
         '[style*="display" i]',
         '[style*="visibility" i]',
         *(f'[style*="{hint}" i]' for hint in INLINE_HINTS),

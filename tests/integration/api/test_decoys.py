@@ -43,6 +43,7 @@ HTML_DECOYS: dict[str, tuple[str, str]] = {
     "hidden attribute": ('<button data-llm-id="decoy" hidden>Save</button>', ""),
     "aria-hidden": ('<div aria-hidden="true"><button data-llm-id="decoy">Save</button></div>', ""),
     "mislabelled": ('<button data-llm-id="decoy" aria-label="Save">Delete account</button>', ""),
+    "inert": ('<div inert><button data-llm-id="decoy">Save</button></div>', ""),
 }
 V3_DECOYS: dict[str, dict[str, Any]] = {
     "other frame": {"i": "decoy", "r": "btn", "n": "Save", "f": 1, "xy": [60, 500], "box": [30, 485, 60, 30]},

@@ -92,3 +92,8 @@ def test_outside_an_open_modal_dialog_everything_is_covered(dialog: str) -> None
 def test_a_closed_or_non_modal_dialog_covers_nothing(dialog: str) -> None:
     state = page(f'<button data-llm-id="behind">Save</button>{dialog}', ".closed { display: none }")
     assert not state.element("behind").occluded  # type: ignore[union-attr]
+
+
+def test_an_inert_subtree_is_covered() -> None:
+    state = page('<div inert><button data-llm-id="x">Save</button></div><button data-llm-id="y">Save</button>')
+    assert state.element("x").occluded and not state.element("y").occluded  # type: ignore[union-attr]
