@@ -4,7 +4,8 @@ transparent, parked off the page, of no size, aria-hidden, inert, in another fra
 visible text says something else is listed before the real Save and is never clicked; alone
 on the page, it is never clicked and the task never completes. Behind an open aria-modal
 dialog the page is inert: the dialog is dismissed first (never answered with its own
-action), then Save is clicked."""
+action), then Save is clicked. A "Save" that would delete the account is never clicked for
+"Click Save": the client stops at the confirmation question."""
 
 from __future__ import annotations
 
@@ -61,3 +62,13 @@ async def test_an_open_modal_dialog_is_dismissed_before_the_page_behind_it_is_us
     assert result.status == "completed", (result.error, actions(result))
     assert await page.get_attribute("body", "data-clicked") == "save"
     assert await page.locator("[aria-modal]").count() == 0  # closed with "No thanks", never Subscribe
+
+
+async def test_an_unasked_destructive_control_stops_the_client_at_a_question(
+    page: Page, pages_url: str, stepwise_server: LocalServer, tmp_path: Path
+) -> None:
+    await page.goto(f"{pages_url}/pages/decoys.html?layout=destructive,only")
+    result = await run("Click Save", page, stepwise_server, tmp_path)
+    assert result.status == "needs_user_input", (result.status, actions(result))
+    assert "Save and delete my account" in (result.error or ""), result.error
+    assert await page.get_attribute("body", "data-clicked") is None  # the action was never sent
