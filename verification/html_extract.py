@@ -216,9 +216,13 @@ def extract_html(
     digest = hash_scrubbed(data, volatile) if with_hash else None
     tree = parse_html(data)
     query = EXTRACT_QUERY_WITH_SUGGESTIONS if may_have_suggestions(data) else EXTRACT_QUERY
-    del data  # the parser keeps its own reference
     page = PageNodes(tree)
     page.classify(select(query, tree.root))
+    # Rare attributes get their own pass only on a page that has them somewhere.
+    if b"aria-modal" in data:
+        page.modals = [n for n in select("[aria-modal]", tree.root) if (n.attributes.get("aria-modal") or "").lower() == "true"]
+    if b"inert" in data:
+        page.inert_ids = {n.mem_id for n in select("[inert]", tree.root)}
     for node in hidden_by_stylesheet(css, tree.root, select):
         if node.mem_id not in page.hidden_ids:
             page.hidden_ids.add(node.mem_id)

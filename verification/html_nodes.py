@@ -171,7 +171,8 @@ class PageNodes:
         # name them (in document order, True for a legend).
         self.container_kinds: dict[int, str] = {}
         self.headings: list[tuple[LexborNode, bool]] = []
-        # Dialogs that make the rest of the page inert while shown, and inert subtrees.
+        # Dialogs that make the rest of the page inert while shown, and inert subtrees
+        # (filled by extract_html, from their own pass when the page has them).
         self.modals: list[LexborNode] = []
         self.inert_ids: set[int] = set()
 
@@ -200,10 +201,6 @@ class PageNodes:
             if hides_subtree(tag, attrs):
                 self.hidden_ids.add(mem)
                 self.hidden_nodes.append(node)
-            if "inert" in attrs:
-                self.inert_ids.add(mem)
-            if (attrs.get("aria-modal") or "").lower() == "true":
-                self.modals.append(node)
             if tag == "label":
                 target = attrs.get("for")
                 if target:

@@ -29,8 +29,8 @@ _PROPERTIES: Final = frozenset(
     {"display", "visibility", "opacity", "left", "top", "right", "text-indent", "width", "height", "overflow", "clip", "clip-path"}
 )
 _LENGTH: Final = re.compile(r"^(-?\d*\.?\d+)(px|em|rem|%|vw|vh)?$")
-# Inline styles worth reading (with display and visibility): nothing else hides an element.
-INLINE_HINTS: Final = ("opacity", "left", "top", "right", "indent", "width", "clip")
+# What an inline style that hides says somewhere: nothing else is parsed.
+_HIDING_HINTS: Final = ("none", "hidden", "collapse", "opacity", ":-", "clip")
 
 Declarations = dict[str, tuple[str, bool]]  # property -> (value, !important)
 
@@ -38,6 +38,13 @@ Declarations = dict[str, tuple[str, bool]]  # property -> (value, !important)
 def style_blocks(html: str) -> str:
     """The text of the page's ``<style>`` blocks (read before they are scrubbed)."""
     return "\n".join(m.group(1) for m in _STYLE_BLOCK.finditer(html))
+
+
+def inline_hides(style: str, *, field: bool = False) -> bool:
+    """Does an inline ``style`` attribute hide its element? (A quick look first: most
+    styles say nothing that could.)"""
+    compact = style.replace(" ", "").lower()
+    return any(hint in compact for hint in _HIDING_HINTS) and hides(declarations(style), field=field)
 
 
 def declarations(text: str) -> Declarations:
