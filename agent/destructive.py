@@ -112,7 +112,7 @@ def unasked(action: Action, element: PageElement | None, goal: str, contract: Co
     phrase = destructive_phrase(element)
     if phrase is None or DESTRUCTIVE[phrase] & asked_words(goal, contract):
         return None
-    label = element.name or element.text or element.id
+    label = element.text or element.name or element.id  # what the user sees on it
     text = format_action(action)
     if text in confirmed:
         return None
