@@ -61,6 +61,7 @@ class InteractInput:
     chain_executed_actions: tuple[str, ...] = ()
     chain_total_actions: int | None = None
     client_observations: ClientObservations | None = None
+    confirm: bool | None = None  # the user's answer to a held destructive action (agent.destructive)
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,12 @@ from agent.inputs import InteractInput, InteractOutcome
 from agent.offload import INLINE_DOM_BYTES, INLINE_ELEMENTS, page_work
 from agent.progress import TaskProgress
 from agent.replay import check_step, replayed_outcome
-from agent.state import GraphContext, InteractState
+from agent.state import Candidate, GraphContext, InteractState
 from cost import UsageService
-from observability import bind_ids, interact_trace_name
+from observability import bind_ids, interact_trace_name, record_task_finished
 from planning import Plan
 from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
-from verification import PageInputError, PageState
+from verification import Action, Contract, PageInputError, PageState, format_action, parse_action
 
 log = structlog.get_logger(__name__)
 
@@ -62,6 +62,13 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
     }
     if not loaded.is_new_task:
         state["contract"] = stored_contract(task.state, task.query, page)
+    pending = task.state.get("confirm") if not loaded.is_new_task else None
+    if pending:
+        if request.confirm is None:  # no answer yet: the same question
+            return _question(task, session.id, pending, (time.perf_counter() - started) * 1000)
+        if request.confirm is False:
+            return await _declined(task, session.id, pending, ctx, deps, (time.perf_counter() - started) * 1000)
+        state.update(_confirmed(pending))
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
     async with deps.tracer.start_trace(
         interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
@@ -149,6 +156,15 @@ def _answer(final: InteractState, session: Session, usage: dict[str, Any], serve
         )
     outcome = final["outcome"]
     contract = final.get("contract")
+    if outcome.confirm is not None:  # a destructive action held: the task waits for the user's answer
+        log.info("interact.needs_confirmation_of_action", server_ms=round(server_ms, 2))
+        question = outcome.confirm["question"]
+        return InteractOutcome(
+            task_id=stored.id, session_id=session.id, status="needs_user_input", step_index=stored.step_index - 1,
+            thought=outcome.thought, action="", decided_by=outcome.decided_by, verification=final.get("verification"),
+            plan=stored.plan, contract=contract_summary(contract) if contract is not None else None,
+            needs_user_input=question, usage=usage, server_ms=server_ms,
+        )  # fmt: skip
     log.info("interact.answered", status=stored.status, action=outcome.action, decided_by=outcome.decided_by, server_ms=round(server_ms, 2))
     return InteractOutcome(
         task_id=stored.id,
@@ -171,6 +187,47 @@ def _answer(final: InteractState, session: Session, usage: dict[str, Any], serve
 def _heavy_request(request: InteractInput) -> bool:
     page = request.page
     return len(page.tree or ()) > INLINE_ELEMENTS or len(page.dom or "") > INLINE_DOM_BYTES
+
+
+def _question(task: Task, session_id: str, pending: dict[str, Any], server_ms: float) -> InteractOutcome:
+    """The held action's question again: nothing is decided or written until the user answers."""
+    question = pending["question"]
+    return InteractOutcome(
+        task_id=task.id, session_id=session_id, status="needs_user_input", step_index=task.step_index - 1,
+        thought=str(question["message"]), action="", decided_by="policy", plan=task.plan,
+        contract=contract_summary(Contract.model_validate(task.state["contract"])) if task.state.get("contract") else None,
+        needs_user_input=question, server_ms=server_ms,
+    )  # fmt: skip
+
+
+async def _declined(task: Task, session_id: str, pending: dict[str, Any], ctx: RequestContext, deps: AgentDeps, server_ms: float) -> InteractOutcome:
+    """The user said no: the held action is never sent and the task ends failed."""
+    what = pending["question"]["confirm"]
+    reason = f"The user declined to {what['what']} ({what['element']!r}), which the goal did not ask for"
+    try:
+        stored = await deps.store.tasks.fail(ctx.tenant_id, task.id, task.version, "USER_DECLINED", reason)
+    except TaskConflict as exc:
+        raise TaskConflictError("Another request changed this task first", details={"taskId": task.id}) from exc
+    record_task_finished("failed")
+    log.info("interact.declined", phrase=what["what"])
+    return InteractOutcome(
+        task_id=stored.id, session_id=session_id, status="failed", step_index=task.step_index - 1,
+        thought=reason, action=format_action(Action(name="fail", value=reason[:300])), decided_by="policy",
+        plan=stored.plan, failure_code="USER_DECLINED", server_ms=server_ms,
+    )  # fmt: skip
+
+
+def _confirmed(pending: dict[str, Any]) -> dict[str, Any]:
+    """The graph input that sends the held action now (route_start goes to action_validation,
+    which still checks it on this page: its element must be there, visible, enabled)."""
+    action = str(pending["question"]["confirm"]["action"])
+    step = pending.get("plan_step")
+    candidate = Candidate(
+        action=parse_action(action), thought=f"{pending.get('thought') or 'Do it'} (confirmed by the user)",
+        decided_by="model" if pending.get("decided_by") == "model" else "policy", confidence=1.0,
+        plan_step=step if isinstance(step, int) else None, completes_step=bool(pending.get("completes_step", True)),
+    )  # fmt: skip
+    return {"confirmed": frozenset({action}), "candidate": candidate, "fallback": None}
 
 
 def _page_state(request: InteractInput) -> PageState:

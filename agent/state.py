@@ -51,6 +51,7 @@ class StepOutcome:
     completes_step: bool = True
     probe: bool = False
     flags: tuple[str, ...] = ()
+    confirm: dict[str, Any] | None = None  # a destructive action held: the question to the user (agent.destructive)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class InteractState(TypedDict, total=False):
     search_state: dict[str, Any] | None
     expected_outcome: ExpectedOutcome | None
     corrections: list[CorrectionRecord]
+    confirmed: frozenset[str]  # held actions the user confirmed (agent.destructive), sent as they were
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

@@ -57,6 +57,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         task_state["start_url"] = task.url
     pending = state.get("pending_retry")
     task_state["pending_retry"] = {"action": pending, "plan_step": outcome.plan_step} if pending and outcome.status == "active" else None
+    task_state["confirm"] = outcome.confirm if outcome.status == "active" else None
     if state.get("search_state"):
         task_state["search"] = state["search_state"]
     if outcome.flags:
