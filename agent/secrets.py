@@ -21,11 +21,12 @@ execute.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
 from agent.policy.lexicon import SECRET_NAMES
-from observability import PLACEHOLDER, hide_more, placeholder, secret_shapes
+from observability import PLACEHOLDER, hide_more, placeholder, redactor, secret_shapes
 from planning import fold
 from verification import Action, ActionSyntaxError, PageElement, PageState, format_action, parse_action
 
@@ -63,6 +64,12 @@ def goal_secrets(goal: str) -> list[str]:
             found.append(value)
     found += secret_shapes(goal)
     return list(dict.fromkeys(found))
+
+
+def goal_masker(goal: str) -> Callable[[str], str]:
+    """Masks a goal's secrets (and secret-shaped text) in text printed outside the server:
+    the CLI's progress lines show ``[secret:N]`` where the action typed the value."""
+    return redactor({i + 1: v for i, v in enumerate(goal_secrets(goal))})
 
 
 def is_secret_field(element: PageElement) -> bool:
@@ -129,14 +136,20 @@ class TaskSecrets:
         if element is not None and is_secret_field(element):
             self.add(action.value)
 
-    def fill_placeholders(self, action: Action, page: PageState) -> Action:
-        """A model's action with its placeholders replaced by the real values — only when it
-        types into a secret field; a placeholder anywhere else raises PlaceholderMisuse.
-        Placeholders in ``finish``/``fail`` text stay as they are (shown to the user)."""
-        if action.value is None or "[secret:" not in action.value or action.name in ("finish", "fail"):
+    def fill_placeholders(self, action: Action, page: PageState, *, by_model: bool = True) -> Action:
+        """The action with its placeholders replaced by the real values — only when it types
+        into a secret field; a placeholder anywhere else raises PlaceholderMisuse, and so does
+        a model typing a real secret into a field that is not a secret one. Placeholders in
+        ``finish``/``fail`` text stay as they are (that text is shown, never typed)."""
+        if action.value is None or action.name in ("finish", "fail"):
             return action
         element = page.element(action.target) if action.target is not None else None
-        if action.name != "setValue" or element is None or not is_secret_field(element):
+        secret_field = action.name == "setValue" and element is not None and is_secret_field(element)
+        if "[secret:" not in action.value:
+            if by_model and not secret_field and any(v in action.value for v in self.values if len(v) >= 4):
+                raise PlaceholderMisuse("a secret may only be typed into a password/secret field")
+            return action
+        if not secret_field:
             raise PlaceholderMisuse(f"a secret placeholder may only be typed into a password/secret field, not used in {action.name}")
         filled = self._plain(action.value)
         if PLACEHOLDER.search(filled):
@@ -151,4 +164,4 @@ def _parsed(text: str) -> Action | None:
         return None
 
 
-__all__ = ["PlaceholderMisuse", "TaskSecrets", "goal_secrets", "is_secret_field", "placeholder"]
+__all__ = ["PlaceholderMisuse", "TaskSecrets", "goal_masker", "goal_secrets", "is_secret_field", "placeholder"]

@@ -32,7 +32,7 @@ from cost import UsageService
 from observability import bind_ids, hide_more, hide_secrets, interact_trace_name, redact
 from planning import Plan
 from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
-from verification import PageInputError, PageState, VerificationResult
+from verification import ActionSyntaxError, PageInputError, PageState, VerificationResult, parse_action
 
 log = structlog.get_logger(__name__)
 
@@ -174,11 +174,20 @@ async def _open_secrets(task: Task, ctx: RequestContext, deps: AgentDeps) -> Tas
     return secrets
 
 
+def _types_value(action_text: str) -> bool:
+    """A setValue: the extension must type its value (only a checked one reaches here)."""
+    try:
+        return parse_action(action_text).name == "setValue"
+    except ActionSyntaxError:
+        return False
+
+
 def _masked(outcome: InteractOutcome) -> InteractOutcome:
     """Everything but the action(s) the client executes, with secrets as placeholders."""
     verification = outcome.verification
     return dataclasses.replace(
         outcome,
+        action=outcome.action if _types_value(outcome.action) else redact(outcome.action),
         thought=redact(outcome.thought),
         verification=VerificationResult.model_validate(redact(verification.model_dump(mode="json"))) if verification is not None else None,
         expected_outcome=redact(outcome.expected_outcome),

@@ -29,6 +29,7 @@ from observability.redaction import (
     placeholder,
     redact,
     redact_text,
+    redactor,
     secret_shapes,
 )
 from observability.summarize import summarize_mapping, truncate
@@ -54,6 +55,7 @@ __all__ = [
     "placeholder",
     "redact",
     "redact_text",
+    "redactor",
     "secret_shapes",
     "GenerationRecord",
     "LangfuseTracer",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -163,6 +163,18 @@ def redact_text(text: str) -> str:
     if _DIGIT_RUN.search(text):
         text = _DIGIT_RUN.sub(lambda m: MASK if looks_like_card_number(m.group(0)) else m.group(0), text)
     return text
+
+
+def redactor(numbered: Mapping[int, str]) -> Callable[[str], str]:
+    """A masking function for text printed outside any request (the CLI's progress): these
+    values as placeholders, secret-shaped text as ``[secret]``."""
+    masker = Masker.of(numbered)
+
+    def mask(text: str) -> str:
+        with hide_secrets():
+            return redact_text(masker.mask(text))
+
+    return mask
 
 
 def redact(value: Any) -> Any:
