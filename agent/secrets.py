@@ -43,7 +43,8 @@ _NOT_A_VALUE: Final[frozenset[str]] = frozenset(
     these those my your our his her their me you we i field box input textbox form page screen button link tab menu
     dialog prompt here there again please now first next new old same current above below reset forgot forgotten
     change changed update updated hint strength manager required optional again also too only just saved stored
-    remembered visible hidden""".split()
+    remembered visible hidden settings setting options preferences section panel area page entry fields policy
+    requirements rules length""".split()
 )
 _TRAILING: Final = ".,:)]}"
 _FIELD_NAME: Final = re.compile(rf"\b(?:{_NAMES})\b", re.IGNORECASE)

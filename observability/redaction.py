@@ -119,6 +119,13 @@ def _pattern(form: str) -> re.Pattern[str]:
     return re.compile(body)
 
 
+def start_secret_scope() -> None:
+    """A fresh registry for one HTTP request (set by the edge's request-context middleware):
+    values registered anywhere in the request stay masked until it ends — also in the
+    error report of an exception that escapes the agent."""
+    _current.set(Masker())
+
+
 @contextmanager
 def hide_secrets(numbered: Mapping[int, str] | None = None) -> Iterator[None]:
     """Mask these values (number → value) in everything this context emits, until exit.
