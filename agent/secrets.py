@@ -36,6 +36,12 @@ _BOUND: Final = re.compile(
     r"(?P<v>\"[^\"]+\"|“[^”]+”|'[^']+'|‘[^’]+’|\d(?:[ -]?\d){11,18}|[^\s,;\"“'‘]+)",
     re.IGNORECASE,
 )
+# "type "x" into Password", "enter 4821 in the PIN field", "use abc as the token"
+_INTO: Final = re.compile(
+    r"(?P<v>\"[^\"]+\"|“[^”]+”|'[^']+'|‘[^’]+’|[^\s,;\"“'‘]+)\s+(?:into|in|as)\s+(?:the\s+|my\s+|your\s+|our\s+)?"
+    rf"(?:{_NAMES})\b",
+    re.IGNORECASE,
+)
 # Bare words after a secret's name that are not its value ("type the password *in* the
 # box", "the PIN *field*", "a *new* token").
 _NOT_A_VALUE: Final[frozenset[str]] = frozenset(
@@ -53,13 +59,15 @@ _FIELD_NAME: Final = re.compile(rf"\b(?:{_NAMES})\b", re.IGNORECASE)
 def goal_secrets(goal: str) -> list[str]:
     """The secret values a goal gives, in the order it gives them."""
     found: list[str] = []
-    for match in _BOUND.finditer(goal):
+    for match in (*_BOUND.finditer(goal), *_INTO.finditer(goal)):
         raw = match.group("v")
         if raw[0] in "\"“'‘":
             value = raw[1:-1]
         else:
             value = raw.rstrip(_TRAILING)
             if fold(value) in _NOT_A_VALUE or _FIELD_NAME.fullmatch(value):
+                continue
+            if match.re is _INTO and value.isalpha():  # "click Help in the password section"
                 continue
         if value.strip():
             found.append(value)

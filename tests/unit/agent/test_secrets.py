@@ -37,6 +37,9 @@ from verification import Action, PageElement, PageState
         ("Pay with card number 4111 1111 1111 1111, CVV 123", ["4111 1111 1111 1111", "123"]),
         ("Pay with 4111-1111-1111-1111 and click Pay", ["4111-1111-1111-1111"]),
         ("Log in, password is “correct horse”", ["correct horse"]),
+        ('Type "Zebra-77-Moon" into Password and click Log in', ["Zebra-77-Moon"]),
+        ("enter 4821 in the PIN field", ["4821"]),
+        ("Type hunter2 into the password box", ["hunter2"]),
     ],
 )
 def test_a_value_the_goal_binds_to_a_secret_name_is_a_secret(goal: str, secrets: list[str]) -> None:
@@ -56,6 +59,9 @@ def test_a_value_the_goal_binds_to_a_secret_name_is_a_secret(goal: str, secrets:
         "Call 555-123-4567",
         "Click the row 1234567890123",  # 13 digits, not a card number (Luhn)
         "Log in as alice with password",
+        "Type it into the password field",
+        "Click Forgot in the password section",
+        "Click Help in the password section",
     ],
 )
 def test_no_secret_is_invented(goal: str) -> None:
