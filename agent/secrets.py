@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from agent.policy.lexicon import SECRET_NAMES
-from observability import PLACEHOLDER, hide_more, placeholder, redactor, secret_shapes
+from observability import PLACEHOLDER, hide_more, redactor, secret_shapes
 from planning import fold
 from verification import Action, ActionSyntaxError, PageElement, PageState, format_action, parse_action
 
@@ -173,4 +173,4 @@ def _parsed(text: str) -> Action | None:
         return None
 
 
-__all__ = ["PlaceholderMisuse", "TaskSecrets", "goal_masker", "goal_secrets", "is_secret_field", "placeholder"]
+__all__ = ["PlaceholderMisuse", "TaskSecrets", "goal_masker", "goal_secrets", "is_secret_field"]

@@ -174,10 +174,11 @@ async def _open_secrets(task: Task, ctx: RequestContext, deps: AgentDeps) -> Tas
     return secrets
 
 
-def _types_value(action_text: str) -> bool:
-    """A setValue: the extension must type its value (only a checked one reaches here)."""
+def _executed(action_text: str) -> bool:
+    """An action the extension executes (types, clicks, navigates): sent as it is. The text
+    of ``finish``/``fail`` is only shown, so it is masked like the thought."""
     try:
-        return parse_action(action_text).name == "setValue"
+        return parse_action(action_text).name not in ("finish", "fail")
     except ActionSyntaxError:
         return False
 
@@ -187,7 +188,7 @@ def _masked(outcome: InteractOutcome) -> InteractOutcome:
     verification = outcome.verification
     return dataclasses.replace(
         outcome,
-        action=outcome.action if _types_value(outcome.action) else redact(outcome.action),
+        action=outcome.action if _executed(outcome.action) else redact(outcome.action),
         thought=redact(outcome.thought),
         verification=VerificationResult.model_validate(redact(verification.model_dump(mode="json"))) if verification is not None else None,
         expected_outcome=redact(outcome.expected_outcome),
