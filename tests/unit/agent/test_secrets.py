@@ -13,6 +13,8 @@ from cryptography.fernet import Fernet
 from agent.sealing import Sealer, SecretKeyError, SecretsUnreadable, key_file_for, load_or_create_key
 from agent.secret_records import SEALED_KEY, conceal_batch, open_secrets, reveal_action, reveal_task
 from agent.secrets import PlaceholderMisuse, TaskSecrets, goal_masker, goal_secrets, is_secret_field
+from app.main import build_sealer
+from app.settings import Settings
 from client.progress import ProgressPrinter
 from client.records import StepRecord
 from observability import hide_more, hide_secrets, redact, redact_text
@@ -224,3 +226,21 @@ def test_a_placeholder_is_filled_only_for_a_secret_field() -> None:
     assert secrets.fill_placeholders(shown, page) == shown  # shown, never typed: left as is
     policy = Action(name="setValue", target="1", value="hunter2")
     assert secrets.fill_placeholders(policy, page, by_model=False) == policy
+
+
+# --- where the key comes from (app.main.build_sealer) -------------------------------------
+
+
+def test_the_key_comes_from_settings_else_a_file_beside_sqlite_and_mongodb_needs_one(tmp_path: Path) -> None:
+    key = Fernet.generate_key().decode()
+    token = build_sealer(Settings(env="test", secret_key=key), "sqlite").seal(["x"])
+    assert Sealer(key).open(token) == ["x"]
+
+    db = tmp_path / "stepwise.db"
+    sealer = build_sealer(Settings(env="test", database_url=f"sqlite:///{db}"), "sqlite")
+    assert Sealer((tmp_path / "stepwise.db.secret-key").read_text().strip()).open(sealer.seal(["y"])) == ["y"]
+    build_sealer(Settings(env="test", database_url="sqlite:///:memory:"), "sqlite")  # ephemeral, no file
+
+    with pytest.raises(SecretKeyError, match="STEPWISE_SECRET_KEY must be set when MONGODB_URI"):
+        build_sealer(Settings(env="test", mongodb_uri="mongodb://db.example:27017"), "mongodb")
+    assert build_sealer(Settings(env="test", mongodb_uri="mongodb://db.example:27017", secret_key=key), "mongodb")
