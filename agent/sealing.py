@@ -1,7 +1,8 @@
 """A task's secret values at rest: sealed with the server key (Fernet: AES-128-CBC +
 HMAC-SHA256), never stored in plain text.
 
-The key is ``STEPWISE_SECRET_KEY`` (a Fernet key: 32 url-safe base64-encoded bytes). Unset
+The key is ``STEPWISE_SECRET_KEY`` (a Fernet key: 32 url-safe base64-encoded bytes; to
+rotate, give ``new,old``: values are sealed with the first and opened with any). Unset
 on the embedded store, one is generated at first start and kept in a file beside the SQLite
 database (mode 0600); on MongoDB without a key the server refuses to start
 (docs/decisions.md, "Where the secret key lives"). A sealed value that the key cannot open
@@ -14,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 KEY_FILE_SUFFIX = ".secret-key"
 
@@ -31,8 +32,9 @@ class Sealer:
     """Seals and opens a task's secret values with one server key."""
 
     def __init__(self, key: str | bytes) -> None:
+        keys = key.split(",") if isinstance(key, str) else [key]
         try:
-            self._fernet = Fernet(key)
+            self._fernet = MultiFernet([Fernet(k.strip()) for k in keys])
         except (ValueError, TypeError) as exc:
             raise SecretKeyError(
                 "STEPWISE_SECRET_KEY is not a Fernet key (32 url-safe base64-encoded bytes); make one with "

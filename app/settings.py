@@ -71,8 +71,8 @@ class Settings(BaseSettings):
     # --- secrets a task handles (passwords, PINs): sealed at rest with this key ------------
     secret_key: SecretStr | None = Field(
         default=None,
-        description="Fernet key sealing the secret values of tasks; unset: generated beside the SQLite database "
-        "(<database>.secret-key, mode 0600); required with MONGODB_URI",
+        description="Fernet key sealing the secret values of tasks (rotate with `new,old`); unset: generated beside "
+        "the SQLite database (<database>.secret-key, mode 0600); required with MONGODB_URI",
     )
 
     # --- limits ----------------------------------------------------------------------

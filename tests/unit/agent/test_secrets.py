@@ -149,6 +149,14 @@ def test_sealed_values_open_only_with_their_key() -> None:
         Sealer("not a key")
 
 
+def test_a_key_is_rotated_by_giving_the_new_one_first() -> None:
+    old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
+    token = Sealer(old).seal(["hunter2"])
+    rotated = Sealer(f"{new},{old}")
+    assert rotated.open(token) == ["hunter2"]  # tasks sealed before the rotation still open
+    assert Sealer(new).open(rotated.seal(["hunter2"])) == ["hunter2"]  # new seals use the new key
+
+
 def test_the_key_file_is_made_once_with_mode_0600(tmp_path: Path) -> None:
     path = key_file_for(str(tmp_path / "data" / "stepwise.db"))
     assert path.name == "stepwise.db.secret-key"
