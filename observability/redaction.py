@@ -106,10 +106,11 @@ _current: ContextVar[Masker | None] = ContextVar("stepwise_hidden_secrets", defa
 
 
 def _forms(value: str) -> list[str]:
-    """The value as written, and as it appears inside JSON / an action's quoted argument."""
-    escaped = json.dumps(value, ensure_ascii=False)[1:-1]
-    escaped_ascii = json.dumps(value)[1:-1]
-    return list(dict.fromkeys([value, escaped, escaped_ascii]))
+    """The value as written, as Python shows it (``{value!r}`` in a message) and each of those
+    as it appears inside JSON or an action's quoted argument."""
+    shown = [value, repr(value)[1:-1]]
+    forms = [*shown, *(json.dumps(f, ensure_ascii=False)[1:-1] for f in shown), *(json.dumps(f)[1:-1] for f in shown)]
+    return list(dict.fromkeys(forms))
 
 
 def _pattern(form: str) -> re.Pattern[str]:

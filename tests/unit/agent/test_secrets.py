@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -108,10 +109,13 @@ def test_a_value_found_mid_request_is_masked_for_the_rest_of_it() -> None:
         assert redact_text('setValue("2", "p4ssw0rd!")') == 'setValue("2", "[secret:1]")'
 
 
-def test_a_value_with_quotes_is_masked_as_written_and_as_escaped() -> None:
-    with hide_secrets({1: 'pa"ss\\word'}):
-        assert redact_text('setValue("2", "pa\\"ss\\\\word")') == 'setValue("2", "[secret:1]")'
-        assert redact_text('typed pa"ss\\word') == "typed [secret:1]"
+def test_a_value_with_quotes_is_masked_as_written_as_escaped_and_as_repr_shows_it() -> None:
+    value = 'pa"ss\\word'
+    with hide_secrets({1: value}):
+        assert redact_text(f'setValue("2", {json.dumps(value)})') == 'setValue("2", "[secret:1]")'
+        assert redact_text(f"typed {value}") == "typed [secret:1]"
+        assert redact_text(f"Type {value!r} into Password") == "Type '[secret:1]' into Password"
+        assert redact_text(json.dumps({"v": f"holds {value!r}"})) == '{"v": "holds \'[secret:1]\'"}'
 
 
 def test_a_short_value_is_masked_only_as_a_whole_token() -> None:
