@@ -77,7 +77,7 @@ class Masker:
     """Numbered secret values and how each is masked: (pattern, placeholder), longest first."""
 
     values: list[str] = field(default_factory=list)
-    patterns: list[tuple[re.Pattern[str], str]] = field(default_factory=list)
+    patterns: list[tuple[re.Pattern[str], str, int]] = field(default_factory=list)  # (pattern, placeholder, length)
 
     @classmethod
     def of(cls, numbered: Mapping[int, str]) -> Masker:
@@ -88,7 +88,7 @@ class Masker:
 
     def mask(self, text: str) -> str:
         """Each value as its placeholder (no shape masking: reversible)."""
-        for pattern, mark in self.patterns:
+        for pattern, mark, _length in self.patterns:
             text = pattern.sub(mark, text)
         return text
 
@@ -98,8 +98,9 @@ class Masker:
         self.values.append(value)
         mark = placeholder(number)
         for form in _forms(value):
-            self.patterns.append((_pattern(form), mark))
-        self.patterns.sort(key=lambda item: len(item[0].pattern), reverse=True)
+            self.patterns.append((_pattern(form), mark, len(form)))
+        # Longest value first: "1234-5678" is masked whole before "1234" could split it.
+        self.patterns.sort(key=lambda item: item[2], reverse=True)
 
 
 _current: ContextVar[Masker | None] = ContextVar("stepwise_hidden_secrets", default=None)
@@ -113,10 +114,14 @@ def _forms(value: str) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
+_TOKEN_START: Final = "(?<![A-Za-z0-9])"
+_TOKEN_END: Final = "(?![A-Za-z0-9])"
+
+
 def _pattern(form: str) -> re.Pattern[str]:
     body = re.escape(form)
     if len(form) < _WHOLE_TOKEN_BELOW:
-        return re.compile(rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9])")
+        return re.compile(f"{_TOKEN_START}{body}{_TOKEN_END}")
     return re.compile(body)
 
 
@@ -194,8 +199,10 @@ def redact(value: Any) -> Any:
         return value
     if isinstance(value, Mapping):
         return {k: redact(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(redact(v) for v in value) if isinstance(value, list) else tuple(redact(v) for v in value)
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(redact(v) for v in value)
     shown = str(value)
     masked = redact_text(shown)
     return value if masked == shown else masked

@@ -71,8 +71,8 @@ def test_no_secret_is_invented(goal: str) -> None:
     assert goal_secrets(goal) == []
 
 
-def _element(**kw: object) -> PageElement:
-    return PageElement(id=str(kw.pop("id", "2")), role=str(kw.pop("role", "textbox")), **kw)  # type: ignore[arg-type]
+def _element(*, id: str = "2", name: str = "", input_type: str | None = None, placeholder: str | None = None) -> PageElement:
+    return PageElement(id=id, role="textbox", name=name, input_type=input_type, placeholder=placeholder)
 
 
 @pytest.mark.parametrize(
@@ -121,6 +121,11 @@ def test_a_value_with_quotes_is_masked_as_written_as_escaped_and_as_repr_shows_i
 def test_a_short_value_is_masked_only_as_a_whole_token() -> None:
     with hide_secrets({1: "0042"}):
         assert redact_text("PIN 0042 typed; task 100423 kept") == "PIN [secret:1] typed; task 100423 kept"
+
+
+def test_the_longest_value_is_masked_first() -> None:
+    with hide_secrets({1: "1234", 2: "1234-5678"}):
+        assert redact_text("a 1234-5678 b 1234") == "a [secret:2] b [secret:1]"
 
 
 def test_secret_shaped_text_is_masked_without_registration() -> None:
