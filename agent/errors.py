@@ -57,6 +57,14 @@ class TaskConflictError(StepwiseError):
     code = "TASK_CONFLICT"
 
 
+class SecretsUnavailable(StepwiseError):
+    """The task's sealed secrets cannot be opened with this server's key (lost or rotated):
+    the task has been failed with SECRETS_UNREADABLE."""
+
+    status_code = 409
+    code = "SECRETS_UNREADABLE"
+
+
 class MaxStepsExceeded(StepwiseError):
     status_code = 400
     code = "MAX_STEPS_EXCEEDED"

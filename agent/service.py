@@ -11,18 +11,38 @@ import structlog
 
 from agent.context import AgentDeps, RequestContext
 from agent.contracts import contract_summary, stored_contract
-from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
+from agent.errors import (
+    InvalidPage,
+    MaxStepsExceeded,
+    SecretsUnavailable,
+    SessionNotFound,
+    TaskConflictError,
+    TaskFinished,
+    TaskNotFound,
+)
 from agent.graph import interact_graph
 from agent.inputs import InteractInput, InteractOutcome
 from agent.offload import INLINE_DOM_BYTES, INLINE_ELEMENTS, page_work
 from agent.progress import TaskProgress
 from agent.replay import check_step, replayed_outcome
+from agent.sealing import SecretsUnreadable
+from agent.secret_records import open_secrets, reveal_action, reveal_task
+from agent.secrets import TaskSecrets
 from agent.state import Candidate, GraphContext, InteractState
 from cost import UsageService
-from observability import bind_ids, interact_trace_name, record_task_finished
+from observability import bind_ids, hide_more, hide_secrets, interact_trace_name, record_task_finished, redact
 from planning import Plan
 from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
-from verification import Action, Contract, PageInputError, PageState, format_action, parse_action
+from verification import (
+    Action,
+    ActionSyntaxError,
+    Contract,
+    PageInputError,
+    PageState,
+    VerificationResult,
+    format_action,
+    parse_action,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -37,10 +57,18 @@ class _Loaded:
     session_is_new: bool
     is_new_task: bool
     previous_actions: list[TaskAction]
+    secrets: TaskSecrets
     replay: TaskAction | None = None  # a re-sent continuation: this step's answer is sent again
 
 
 async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
+    """One step. The task's secrets are registered for masking before anything is logged,
+    and every part of the answer but the action itself shows them as placeholders."""
+    with hide_secrets():
+        return _masked(await _interact(request, ctx, deps))
+
+
+async def _interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
     page = await page_work(_heavy_request(request), _page_state, request)
     loaded = await _load(request, ctx, deps, page)
@@ -80,6 +108,7 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
             session_is_new=loaded.session_is_new,
             history=history,
             trace_id=trace.trace_id,
+            secrets=loaded.secrets,
         )
         with UsageService.for_request() as usage:
             try:
@@ -109,7 +138,9 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps, pa
             query=request.query.strip(),
         )
         bind_ids(session_id=session.id, task_id=task.id)
-        return _Loaded(task, session, session_is_new, True, [])
+        secrets = TaskSecrets.of_goal(task.query)
+        hide_more(secrets.numbered())
+        return _Loaded(task, session, session_is_new, True, [], secrets)
 
     task = await deps.store.tasks.get(ctx.tenant_id, request.task_id)
     if task is None or (session is not None and task.session_id != session.id):
@@ -117,13 +148,15 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps, pa
     if session is None:
         session = await _task_session(task, ctx, deps)
     bind_ids(session_id=session.id, task_id=task.id)
+    secrets = await _open_secrets(task, ctx, deps)
+    task = reveal_task(task, secrets)
     # Every step (a task has at most max_steps) for the history summary; only the newest
     # with its page, which is what verification compares with.
-    previous = await deps.store.actions.recent(ctx.tenant_id, task.id, deps.config.max_steps)
+    previous = [reveal_action(a, secrets) for a in await deps.store.actions.recent(ctx.tenant_id, task.id, deps.config.max_steps)]
     if request.step_index is not None:
         again = check_step(task, request.step_index, previous[-1] if previous else None, page)
         if again is not None:  # checked before the task's status: the lost answer may have ended it
-            return _Loaded(task, session, False, False, previous, replay=again)
+            return _Loaded(task, session, False, False, previous, secrets, replay=again)
     if task.status in TERMINAL_TASK_STATUSES:
         raise TaskFinished(
             f"Task {task.id!r} is {task.status}; start a new task without taskId",
@@ -134,7 +167,52 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps, pa
     if task.status == "interrupted":
         log.info("task.resumed", previous_status=task.status)
         task = task.model_copy(update={"status": "active"})
-    return _Loaded(task, session, False, False, previous)
+    return _Loaded(task, session, False, False, previous, secrets)
+
+
+async def _open_secrets(task: Task, ctx: RequestContext, deps: AgentDeps) -> TaskSecrets:
+    """The task's sealed secrets, registered for masking. A key that cannot open them (lost,
+    rotated) ends the task with SECRETS_UNREADABLE: it cannot type what it cannot read."""
+    try:
+        secrets = open_secrets(task, deps.sealer)
+    except SecretsUnreadable:
+        reason = (
+            "The task's secrets (a password or other secret value from its goal) were sealed with another "
+            "server key (STEPWISE_SECRET_KEY lost or rotated); start the task again"
+        )
+        log.error("task.secrets_unreadable")
+        if task.status not in TERMINAL_TASK_STATUSES:
+            try:
+                await deps.store.tasks.fail(ctx.tenant_id, task.id, task.version, "SECRETS_UNREADABLE", reason)
+            except TaskConflict as exc:
+                raise TaskConflictError("Another request changed this task first", details={"taskId": task.id}) from exc
+        raise SecretsUnavailable(reason, details={"taskId": task.id}) from None
+    hide_more(secrets.numbered())
+    return secrets
+
+
+def _executed(action_text: str) -> bool:
+    """An action the extension executes (types, clicks, navigates): sent as it is. The text
+    of ``finish``/``fail`` is only shown, so it is masked like the thought."""
+    try:
+        return parse_action(action_text).name not in ("finish", "fail")
+    except ActionSyntaxError:
+        return False
+
+
+def _masked(outcome: InteractOutcome) -> InteractOutcome:
+    """Everything but the action(s) the client executes, with secrets as placeholders."""
+    verification = outcome.verification
+    return dataclasses.replace(
+        outcome,
+        action=outcome.action if _executed(outcome.action) else redact(outcome.action),
+        thought=redact(outcome.thought),
+        verification=VerificationResult.model_validate(redact(verification.model_dump(mode="json"))) if verification is not None else None,
+        expected_outcome=redact(outcome.expected_outcome),
+        plan=redact(outcome.plan),
+        contract=redact(outcome.contract),
+        needs_user_input=redact(outcome.needs_user_input),
+    )
 
 
 def _answer(final: InteractState, session: Session, usage: dict[str, Any], server_ms: float) -> InteractOutcome:

@@ -11,6 +11,7 @@ from agent.destructive import Held, unasked
 from agent.nodes.critic import start_url
 from agent.progress import fingerprint
 from agent.search import allowed_domains_for
+from agent.secrets import PlaceholderMisuse
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
 from verification import Action, format_action
 
@@ -39,7 +40,13 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             rejections.append("finish() rejected: the page does not show the goal done")
             progress = progress.model_copy(update={"rejected_finishes": progress.rejected_finishes + 1})
             continue
-        result = validate_action(candidate.action, page, allowed_domains=allowed, search_available=deps.search is not None)
+        try:  # a model types a secret by its placeholder; only into a secret field does it become the value
+            action = runtime.context.secrets.fill_placeholders(candidate.action, page, by_model=candidate.decided_by == "model")
+        except PlaceholderMisuse as exc:
+            log.warning("action_validation.secret_misuse", decided_by=candidate.decided_by)
+            rejections.append(f"SECRET_MISUSE: {exc}")
+            continue
+        result = validate_action(action, page, allowed_domains=allowed, search_available=deps.search is not None)
         if isinstance(result, ActionRejected):
             log.info("action_validation.rejected", code=result.code, decided_by=candidate.decided_by)
             rejections.append(f"{result.code}: {result.reason}")

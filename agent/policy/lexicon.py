@@ -42,6 +42,14 @@ EDIT_VERBS: Final[frozenset[str]] = frozenset({"edit"})
 # Slot keywords of a login: what names the user, what names the secret.
 USER_WORDS: Final[tuple[str, ...]] = ("username", "user name", "user", "login", "email", "e-mail", "account")
 SECRET_WORDS: Final[tuple[str, ...]] = ("password", "passcode", "pin")
+# Words that name a secret: the value a goal binds to one ("password is x", "PIN 4821",
+# "API key sk-…") is kept sealed and masked everywhere (agent.secrets), and so is a value
+# typed into a field whose label says one.
+SECRET_NAMES: Final[tuple[str, ...]] = (
+    "password", "passcode", "passphrase", "passwd", "pwd", "pin", "pin code", "secret", "secret key", "token",
+    "access token", "api token", "api key", "private key", "card number", "credit card", "credit card number",
+    "debit card", "debit card number", "cvv", "cvc", "cvv2", "security code", "one-time code", "otp",
+)  # fmt: skip
 
 # Words that only stand for the person or record already named ("set *her* role").
 PRONOUNS: Final[frozenset[str]] = frozenset("her his their its my your our".split())
