@@ -21,7 +21,7 @@ from typing import Final
 
 from selectolax.lexbor import LexborNode
 
-from verification.elements import PageElement, PageMessage, collapse, new_element
+from verification.elements import PageElement, PageMessage, collapse, message_kind_of, new_element
 from verification.hashing import hash_scrubbed, parse_html, resolve_volatile, scrub_html
 from verification.html_containers import ContainerNames
 from verification.html_repeated import repeated_entries
@@ -196,7 +196,7 @@ def _build_messages(page: PageNodes, walker: Walker) -> list[PageMessage]:
             continue
         text = node_text(node, 200)
         if text:
-            out.append(PageMessage(kind=kind, text=text))
+            out.append(PageMessage(kind=message_kind_of(kind, text), text=text))
     return out
 
 

@@ -186,7 +186,6 @@ async def test_a_page_without_a_password_field_never_completes_and_says_nothing(
     _no_secret("the database file", _database_bytes(db_url))
 
 
-@pytest.mark.xfail(strict=True, reason="pre-existing (not this capability): a login whose click brings an error alert is completed")
 async def test_a_wrong_password_on_the_page_never_completes(api: Api) -> None:
     first = (await api.interact({"url": URL, "query": GOALS[0], "interactiveTree": login_tree()})).json()
     ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
