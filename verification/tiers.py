@@ -285,6 +285,28 @@ def _expected_rules(
         found.succeed(0.85, "The URL changed as expected")
 
 
+def _refused_sign_in_rule(
+    found: Tier1Finding, action: Action, before: Skeleton | None, after: PageState, url_changed: bool
+) -> None:
+    """A click after which a password field that held a value is still on the page, emptied,
+    at the same address, with no success message: how a refused sign-in looks on nearly every
+    site (an accepted one leaves its form). Whatever else changed, it is not the click's proof."""
+    if action.name != "click" or url_changed or before is None or found.completion:
+        return
+    for element in after.elements:
+        if element.input_type != "password" or (element.value or "") != "" or element.hidden:
+            continue
+        old = before["elements"].get(element.id)
+        if old is not None and old.get("value"):
+            found.fail(
+                0.85,
+                f"The password field {quote(element.name or element.id)} was emptied and its form is still shown: "
+                "the sign-in was refused",
+                "not_achieved",
+            )
+            return
+
+
 def evaluate_tier1(
     *,
     before: BeforeState,
@@ -307,6 +329,7 @@ def evaluate_tier1(
                 _value_rule(found, action, target, element_skeleton, after.source)
             _state_rule(found, action, target, element_skeleton)
             _focus_rule(found, action, target, before)
+        _refused_sign_in_rule(found, action, element_skeleton, after, url_changed)
     if expected is not None:
         _expected_rules(found, expected, element_skeleton, after, url_changed)
     return found
