@@ -11,8 +11,17 @@ import structlog
 
 from agent.context import AgentDeps, RequestContext
 from agent.contracts import contract_summary, stored_contract
-from agent.errors import InvalidPage, MaxStepsExceeded, SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
+from agent.errors import (
+    IdempotencyKeyInFlight,
+    InvalidPage,
+    MaxStepsExceeded,
+    SessionNotFound,
+    TaskConflictError,
+    TaskFinished,
+    TaskNotFound,
+)
 from agent.graph import interact_graph
+from agent.idempotency import claim_or_replay, complete_without_step, release
 from agent.inputs import InteractInput, InteractOutcome
 from agent.progress import TaskProgress
 from agent.replay import check_step, replayed_outcome
@@ -20,7 +29,7 @@ from agent.state import GraphContext, InteractState
 from cost import UsageService
 from observability import bind_ids, interact_trace_name
 from planning import Plan
-from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
+from storage import TERMINAL_TASK_STATUSES, IdempotencyConflict, IdempotencyRecord, Session, Task, TaskAction, TaskConflict, new_id
 from verification import PageInputError, PageState
 
 log = structlog.get_logger(__name__)
@@ -42,6 +51,26 @@ class _Loaded:
 async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
     page = _page_state(request)
+    if request.idempotency is None:
+        return await _interact(request, ctx, deps, page, started, None)
+    claimed = await claim_or_replay(request.idempotency, ctx, deps)
+    if isinstance(claimed, InteractOutcome):  # the key's first request was answered: that answer again
+        return dataclasses.replace(claimed, server_ms=(time.perf_counter() - started) * 1000)
+    try:
+        outcome = await _interact(request, ctx, deps, page, started, claimed)
+    except BaseException:  # an error keeps nothing: the key is free for the retry
+        await release(claimed, deps)
+        raise
+    if outcome.task_id is None:  # no step was stored: the answer itself is kept
+        await complete_without_step(claimed, outcome, deps)
+    elif outcome.replayed:  # answered from a stored step, nothing ran: nothing to keep
+        await release(claimed, deps)
+    return outcome
+
+
+async def _interact(
+    request: InteractInput, ctx: RequestContext, deps: AgentDeps, page: PageState, started: float, claim: IdempotencyRecord | None
+) -> InteractOutcome:
     loaded = await _load(request, ctx, deps, page)
     task, session = loaded.task, loaded.session
     if loaded.replay is not None:
@@ -72,6 +101,7 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
             session_is_new=loaded.session_is_new,
             history=history,
             trace_id=trace.trace_id,
+            idempotency=claim,
         )
         with UsageService.for_request() as usage:
             try:
@@ -80,6 +110,11 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
                 raise TaskConflictError(
                     "Another request on this task step was answered first; nothing was changed by this one",
                     details={"taskId": exc.task_id},
+                ) from exc
+            except IdempotencyConflict as exc:  # this request's claim outlived its lease and was taken over
+                raise IdempotencyKeyInFlight(
+                    "A retry of this request took over its Idempotency-Key; nothing was changed by this one",
+                    details={"idempotencyKey": exc.key, "retryAfterSeconds": 1},
                 ) from exc
     return _answer(final, session, usage.as_response(), (time.perf_counter() - started) * 1000)
 

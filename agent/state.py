@@ -15,7 +15,7 @@ from agent.inputs import InteractInput
 from agent.policy import ParsedGoal
 from agent.progress import TaskProgress
 from planning import Plan
-from storage import CorrectionRecord, Message, Session, Task, TaskAction
+from storage import CorrectionRecord, IdempotencyRecord, Message, Session, Task, TaskAction
 from verification import Action, Contract, ExpectedOutcome, PageState, VerificationResult
 
 StepStatus = Literal["active", "completed", "failed", "needs_confirmation"]
@@ -63,6 +63,7 @@ class GraphContext:
     session_is_new: bool
     history: tuple[Message, ...] = ()
     trace_id: str | None = None
+    idempotency: IdempotencyRecord | None = None  # the Idempotency-Key claim finalize completes
 
 
 class InteractState(TypedDict, total=False):

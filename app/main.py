@@ -54,7 +54,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         )
         app.state.agent_deps = AgentDeps(
             store=app_store,
-            config=AgentConfig(max_steps=settings.max_steps, task_idle_minutes=settings.task_idle_minutes),
+            config=AgentConfig(
+                max_steps=settings.max_steps,
+                task_idle_minutes=settings.task_idle_minutes,
+                idempotency_ttl_seconds=settings.idempotency_ttl_hours * 3600,
+                idempotency_lease_seconds=settings.idempotency_lease_seconds,
+            ),
             gateway=gateway,
             search=search,
             tracer=obs.tracer,
@@ -96,8 +101,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             CORSMiddleware,
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
-            expose_headers=["Retry-After", "X-Request-ID"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID", "Idempotency-Key"],
+            expose_headers=["Retry-After", "X-Request-ID", "Idempotent-Replayed"],
             max_age=600,
         )
     app.add_middleware(RequestContextMiddleware)

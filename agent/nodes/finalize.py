@@ -6,6 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.contracts import contract_summary
+from agent.idempotency import completion
 from agent.progress import fingerprint
 from agent.state import GraphContext, InteractState, StepOutcome
 from observability import record_task_finished
@@ -85,6 +86,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             message_outcome=_message_outcome(state),
             verifications=_verification_rows(state, now),
             corrections=[c.model_copy(update={"step_index": step_index}) for c in state.get("corrections", [])],
+            idempotency=completion(ctx.idempotency, task.id, step_index) if ctx.idempotency is not None else None,
         )
     )
     if stored.status in TERMINAL_TASK_STATUSES:

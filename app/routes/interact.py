@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Request, Response
 
 import agent
 from agent import InteractInput, InteractOutcome, PageInput
+from agent.inputs import IdempotencyKey
 from app.json_body import JsonRoute
 from app.deps import Deps, InteractContext, SettingsDep
 from app.errors import ERROR_RESPONSES
+from app.idempotency import HEADER, HEADER_DESCRIPTION, KEY_PATTERN, MAX_KEY_LENGTH, REPLAYED_HEADER, fingerprint, parse_key
 from app.limits import check_interact_limits, check_raw_tree
 from app.schemas.common import camelize
 from app.schemas.interact import ActionDetailsOut, ContractOut, InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
@@ -28,13 +32,35 @@ router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=_InteractRou
     responses=ERROR_RESPONSES,
     summary="Verify the previous action and return the next one",
 )
-async def interact(body: InteractRequest, ctx: InteractContext, deps: Deps, settings: SettingsDep) -> InteractResponse:
+async def interact(
+    body: InteractRequest,
+    request: Request,
+    response: Response,
+    ctx: InteractContext,
+    deps: Deps,
+    settings: SettingsDep,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias=HEADER,
+            description=HEADER_DESCRIPTION,
+            # Documented, checked by parse_key (a typed 400 rather than a generic 422).
+            json_schema_extra={"minLength": 1, "maxLength": MAX_KEY_LENGTH + 2, "pattern": KEY_PATTERN},
+        ),
+    ] = None,
+) -> InteractResponse:
     check_interact_limits(body, settings)
-    outcome = await agent.interact(_to_input(body), ctx, deps)
+    key = parse_key(idempotency_key)
+    idempotency = None
+    if key is not None:
+        idempotency = IdempotencyKey(key, fingerprint(request.method, request.url.path, await request.json()))
+    outcome = await agent.interact(_to_input(body, idempotency), ctx, deps)
+    if outcome.idempotent_replay:
+        response.headers[REPLAYED_HEADER] = "true"
     return _to_response(outcome)
 
 
-def _to_input(body: InteractRequest) -> InteractInput:
+def _to_input(body: InteractRequest, idempotency: IdempotencyKey | None = None) -> InteractInput:
     page = PageInput(
         url=body.url,
         title=body.page_title,
@@ -67,6 +93,7 @@ def _to_input(body: InteractRequest) -> InteractInput:
         chain_executed_actions=tuple(chain.executed_actions) if chain else (),
         chain_total_actions=chain.total_actions_in_chain if chain else None,
         client_observations=observations,
+        idempotency=idempotency,
     )
 
 
