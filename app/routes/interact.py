@@ -11,7 +11,8 @@ from agent import InteractInput, InteractOutcome, PageInput
 from agent.inputs import IdempotencyKey
 from app.json_body import JsonRoute
 from app.deps import Deps, InteractContext, SettingsDep
-from app.errors import ERROR_RESPONSES
+from app.error_codes import AUTHENTICATED, JSON_BODY
+from app.errors import error_responses
 from app.idempotency import HEADER, HEADER_DESCRIPTION, KEY_PATTERN, MAX_KEY_LENGTH, REPLAYED_HEADER, fingerprint, parse_key
 from app.limits import check_interact_limits, check_raw_tree
 from app.schemas.common import camelize
@@ -29,7 +30,20 @@ router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=_InteractRou
     "/interact",
     response_model=InteractResponse,
     response_model_by_alias=True,
-    responses=ERROR_RESPONSES,
+    responses=error_responses(
+        *AUTHENTICATED,
+        *JSON_BODY,
+        "IDEMPOTENCY_KEY_INVALID",
+        "MAX_STEPS_EXCEEDED",
+        "TASK_NOT_FOUND",
+        "SESSION_NOT_FOUND",
+        "TASK_CONFLICT",
+        "TASK_FINISHED",
+        "IDEMPOTENCY_KEY_IN_FLIGHT",
+        "LIMIT_EXCEEDED",
+        "INVALID_PAGE",
+        "IDEMPOTENCY_KEY_REUSED",
+    ),
     summary="Verify the previous action and return the next one",
 )
 async def interact(

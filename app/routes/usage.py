@@ -11,12 +11,13 @@ from pydantic import Field
 from agent.errors import StepwiseError
 from app.json_body import JsonRoute
 from app.deps import Context, Deps, StoreDep
-from app.errors import ERROR_RESPONSES
+from app.error_codes import AUTHENTICATED
+from app.errors import error_responses
 from app.schemas.common import ApiModel
 from cost import InvalidUsageQuery, UsageGroup, parse_bound, resolve_range, usage_report
 from storage import UsageGroupBy
 
-router = APIRouter(prefix="/api/usage", tags=["usage"], responses=ERROR_RESPONSES, route_class=JsonRoute)
+router = APIRouter(prefix="/api/usage", tags=["usage"], responses=error_responses(*AUTHENTICATED, "VALIDATION_FAILED"), route_class=JsonRoute)
 
 
 class UsageTotalsOut(ApiModel):
