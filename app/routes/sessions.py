@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Path, Query, status
 
 import agent
 from app.json_body import JsonRoute
@@ -23,6 +23,7 @@ from app.schemas.tasks import (
 from storage import Session
 
 router = APIRouter(prefix="/api/session", tags=["sessions"], route_class=JsonRoute)
+SessionId = Annotated[str, Path(description="The session's id (`sessionId` of an answer)")]
 _NOT_FOUND = error_responses(*AUTHENTICATED, "VALIDATION_FAILED", "SESSION_NOT_FOUND")
 
 
@@ -45,17 +46,17 @@ async def create_session(ctx: Context, deps: Deps, body: SessionCreateIn | None 
 
 
 @router.get("/{session_id}", response_model=SessionOut, responses=_NOT_FOUND, summary="Load a session")
-async def get_session(session_id: str, ctx: Context, deps: Deps) -> SessionOut:
+async def get_session(session_id: SessionId, ctx: Context, deps: Deps) -> SessionOut:
     bind_path_ids(session_id=session_id)
     return _session_out(await agent.get_session(session_id, ctx, deps))
 
 
 @router.get("/{session_id}/messages", response_model=MessagesOut, responses=_NOT_FOUND, summary="The session's message log")
 async def get_messages(
-    session_id: str,
+    session_id: SessionId,
     ctx: Context,
     deps: Deps,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+    limit: Annotated[int, Query(ge=1, le=1000, description="At most this many messages, the newest")] = 200,
 ) -> MessagesOut:
     bind_path_ids(session_id=session_id)
     messages = await agent.session_messages(session_id, ctx, deps, limit)
@@ -78,7 +79,7 @@ async def get_messages(
 
 
 @router.get("/{session_id}/tasks", response_model=SessionTasksOut, responses=_NOT_FOUND, summary="The session's tasks, newest first")
-async def get_tasks(session_id: str, ctx: Context, deps: Deps) -> SessionTasksOut:
+async def get_tasks(session_id: SessionId, ctx: Context, deps: Deps) -> SessionTasksOut:
     bind_path_ids(session_id=session_id)
     tasks = await agent.session_tasks(session_id, ctx, deps)
     return SessionTasksOut(
@@ -96,7 +97,7 @@ async def get_tasks(session_id: str, ctx: Context, deps: Deps) -> SessionTasksOu
     "404 when there is no active task: start a new one.",
 )
 async def get_active_task(
-    session_id: str,
+    session_id: SessionId,
     ctx: Context,
     deps: Deps,
     url: Annotated[str | None, Query(max_length=8192, description="Current tab URL")] = None,
