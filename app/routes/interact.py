@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Request, Response
+from fastapi import APIRouter, Body, Header, Request, Response
 
 import agent
 from agent import InteractInput, InteractOutcome, PageInput
@@ -16,6 +16,7 @@ from app.errors import error_responses
 from app.idempotency import HEADER, HEADER_DESCRIPTION, KEY_PATTERN, MAX_KEY_LENGTH, REPLAYED_HEADER, fingerprint, parse_key
 from app.limits import check_interact_limits, check_raw_tree
 from app.schemas.common import camelize
+from app.schemas.examples import REQUEST_EXAMPLES, RESPONSE_EXAMPLES
 from app.schemas.interact import ActionDetailsOut, ContractOut, InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
@@ -24,30 +25,44 @@ class _InteractRoute(JsonRoute):
 
 
 router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=_InteractRoute)
+_ERRORS = error_responses(
+    *AUTHENTICATED,
+    *JSON_BODY,
+    "IDEMPOTENCY_KEY_INVALID",
+    "MAX_STEPS_EXCEEDED",
+    "TASK_NOT_FOUND",
+    "SESSION_NOT_FOUND",
+    "TASK_CONFLICT",
+    "TASK_FINISHED",
+    "IDEMPOTENCY_KEY_IN_FLIGHT",
+    "LIMIT_EXCEEDED",
+    "INVALID_PAGE",
+    "IDEMPOTENCY_KEY_REUSED",
+)
 
 
 @router.post(
     "/interact",
     response_model=InteractResponse,
     response_model_by_alias=True,
-    responses=error_responses(
-        *AUTHENTICATED,
-        *JSON_BODY,
-        "IDEMPOTENCY_KEY_INVALID",
-        "MAX_STEPS_EXCEEDED",
-        "TASK_NOT_FOUND",
-        "SESSION_NOT_FOUND",
-        "TASK_CONFLICT",
-        "TASK_FINISHED",
-        "IDEMPOTENCY_KEY_IN_FLIGHT",
-        "LIMIT_EXCEEDED",
-        "INVALID_PAGE",
-        "IDEMPOTENCY_KEY_REUSED",
-    ),
+    responses={
+        200: {
+            "description": "The next action, or the end of the task (status), and the verdict on the previous action",
+            "content": {"application/json": {"examples": RESPONSE_EXAMPLES}},
+            "headers": {
+                REPLAYED_HEADER: {
+                    "description": "`true` when this is the stored answer of an earlier request with the same "
+                    "Idempotency-Key (nothing ran); absent otherwise",
+                    "schema": {"type": "string", "enum": ["true"]},
+                }
+            },
+        },
+        **_ERRORS,
+    },
     summary="Verify the previous action and return the next one",
 )
 async def interact(
-    body: InteractRequest,
+    body: Annotated[InteractRequest, Body(openapi_examples=REQUEST_EXAMPLES)],
     request: Request,
     response: Response,
     ctx: InteractContext,
