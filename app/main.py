@@ -20,7 +20,7 @@ from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.observability_setup import Observability
 from app.routes import health, interact, sessions, tasks
 from app.schemas.examples import restore_examples
-from app.schemas.interact import ACTION_GRAMMAR
+from app.schemas.grammar import ACTION_GRAMMAR
 from app.settings import Settings, get_settings
 from observability import configure_logging
 from storage import Store, open_store

@@ -11,24 +11,12 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from app.schemas.common import MAX_FREE_JSON_DEPTH, ApiModel, FreeJson
+from app.schemas.grammar import ACTION_GRAMMAR, URL_PATTERN
 from verification import ActionSyntaxError, parse_action, web_url
 from verification.actions import ActionName
 
 DomMode = Literal["semantic_v3", "semantic", "skeleton", "hybrid", "full"]
 TaskStatusOut = Literal["active", "completed", "failed", "needs_confirmation", "interrupted", "needs_user_input"]
-
-#: The action grammar, as the `action` field and the API description document it.
-ACTION_GRAMMAR = (
-    "One call of the action grammar (verification/actions.py): `name(arg, …)`, each argument a quoted string "
-    '(double or single quotes, JSON escapes) or a bare token; Stepwise always writes double quotes. `<id>` is the '
-    "element's `i` in the V3 tree (`data-llm-id` in HTML). "
-    '`click("<id>")` · `setValue("<id>", "<text>")` (replace the field\'s value) · `select("<id>", "<option>")` · '
-    '`press("<id>", "<key>")` or `press("<key>")` on the focused element · `scroll("down")` (up, down, left, right, '
-    'top, bottom), `scroll("<id>")` or `scroll("<id>", "bottom")` inside a container · `hover("<id>")` · '
-    '`navigate("<url>")` · `goBack()` · `wait(<seconds>)` · `googleSearch("<query>")` · `finish()` (the goal is met, '
-    'as `status: completed` says) · `fail("<reason>")` (the task ended failed; `failureCode` says why)'
-)
-_URL_PATTERN = "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+"
 
 
 class SemanticNodeV3(ApiModel):
@@ -119,7 +107,7 @@ class InteractRequest(ApiModel):
         max_length=8192,
         description="The tab's URL: an http(s) URL with a host, as the browser reads it (WHATWG); file:, data:, "
         "about:, chrome: … are refused with 422 VALIDATION_FAILED",
-        json_schema_extra={"format": "uri", "pattern": _URL_PATTERN},
+        json_schema_extra={"format": "uri", "pattern": URL_PATTERN},
     )
     query: str | None = Field(
         default=None,

@@ -19,7 +19,8 @@ import app.schemas.tasks
 from app.error_codes import ERROR_CODES
 from app.main import create_app
 from app.schemas.examples import REQUEST_EXAMPLES, RESPONSE_EXAMPLES
-from app.schemas.interact import ACTION_GRAMMAR, InteractRequest, InteractResponse
+from app.schemas.grammar import ACTION_GRAMMAR
+from app.schemas.interact import InteractRequest, InteractResponse
 from app.settings import Settings
 from verification import parse_action
 from verification.actions import ACTION_NAMES
