@@ -239,7 +239,7 @@ class ActionDetailsOut(ApiModel):
     value: str | None = Field(
         default=None, description="Text to type, option to select, key, URL, direction, search query, or the reason of fail()"
     )
-    seconds: float | None = Field(default=None, description="How long wait() waits")
+    seconds: float | None = Field(default=None, ge=0, description="How long wait() waits, in seconds (wait only)")
 
     @classmethod
     def of(cls, action: str) -> ActionDetailsOut | None:
