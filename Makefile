@@ -10,13 +10,13 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-miniwob clean
+.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-miniwob bench-audit clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
 	@echo "make test   - set up everything the tests need (Chromium included) and run the whole suite"
 	@echo "make demo   - the clinic demo: 'Add a new patient named Jas' in headless Chromium"
-	@echo "make bench-verification | bench-interact | bench-miniwob"
+	@echo "make bench-verification | bench-interact | bench-miniwob | bench-audit"
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -69,6 +69,10 @@ bench-interact: install-test
 MINIWOB_ARGS ?= --suites --seeds 3
 bench-miniwob: install-bench chromium
 	$(VENV)/bin/stepwise bench miniwob $(if $(BENCH_ARGS),$(BENCH_ARGS),$(MINIWOB_ARGS))
+
+# The hardening audit against real servers on 127.0.0.1 (~6 min): AUDIT_ARGS="--only race_1_worker" for one.
+bench-audit: install-bench
+	$(PY) -m bench.audit $(AUDIT_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis bench/results

@@ -23,6 +23,7 @@ from agent.errors import (
 from agent.graph import interact_graph
 from agent.idempotency import claim_or_replay, complete_without_step, release
 from agent.inputs import InteractInput, InteractOutcome
+from agent.offload import INLINE_DOM_BYTES, INLINE_ELEMENTS, page_work
 from agent.progress import TaskProgress
 from agent.replay import check_step, replayed_outcome
 from agent.state import GraphContext, InteractState
@@ -50,7 +51,7 @@ class _Loaded:
 
 async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
-    page = _page_state(request)
+    page = await page_work(_heavy_request(request), _page_state, request)
     if request.idempotency is None:
         return await _interact(request, ctx, deps, page, started, None)
     claimed = await claim_or_replay(request.idempotency, ctx, deps)
@@ -200,6 +201,11 @@ def _answer(final: InteractState, session: Session, usage: dict[str, Any], serve
         usage=usage,
         server_ms=server_ms,
     )
+
+
+def _heavy_request(request: InteractInput) -> bool:
+    page = request.page
+    return len(page.tree or ()) > INLINE_ELEMENTS or len(page.dom or "") > INLINE_DOM_BYTES
 
 
 def _page_state(request: InteractInput) -> PageState:

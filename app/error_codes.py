@@ -96,7 +96,8 @@ ERROR_CODES: Final[dict[str, ErrorCodeInfo]] = {
     ),
     "INVALID_PAGE": ErrorCodeInfo(
         (422,),
-        "The page cannot be read (a `dom` nested deeper than any real page, a malformed tree)",
+        "The page cannot be read (a `dom` nested deeper than any real page, a malformed tree, a page that takes "
+        "longer than 10 s to read)",
         "the dom is nested more than 1000 levels deep",
         {"field": "dom"},
     ),
@@ -113,7 +114,12 @@ ERROR_CODES: Final[dict[str, ErrorCodeInfo]] = {
         {"limit": 60, "windowSeconds": 60, "retryAfterSeconds": 12},
     ),
     "INTERNAL_ERROR": ErrorCodeInfo((500,), "A bug; it was reported", "Internal server error; it has been reported"),
-    "SERVICE_UNAVAILABLE": ErrorCodeInfo((503,), "A dependency is down; try again shortly", "Service unavailable"),
+    "SERVICE_UNAVAILABLE": ErrorCodeInfo(
+        (503,),
+        "The worker is busy (every page reader is taken by heavy pages); retry after Retry-After",
+        "Every page reader of this worker is busy with heavy pages; retry shortly",
+        {"retryAfterSeconds": 10},
+    ),
     "STORE_UNAVAILABLE": ErrorCodeInfo((503,), "The database is not reachable; try again shortly", "The database is not reachable; try again shortly"),
     "HTTP_ERROR": ErrorCodeInfo((400,), "Any other HTTP error status the framework raises", "HTTP error"),
 }

@@ -7,6 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.calls import call_context
 from agent.llm import DataBlock, LLMError, Prompt
+from agent.offload import heavy, page_work
 from agent.critic import needs_critic
 from agent.policy import StepDecision, refine_step
 from agent.search import allowed_domains_for
@@ -36,10 +37,10 @@ async def action_generation(state: InteractState, runtime: Runtime[GraphContext]
     assert plan is not None
     if (retry := _pending_retry(state)) is not None:
         return {"plan": plan, "candidate": retry, "fallback": None}
-    policy_candidate, reason = _advance_and_refine(plan, page, contract)
+    policy_candidate, reason = await page_work(heavy(page), _advance_and_refine, plan, page, contract)
     update: dict[str, Any] = {"plan": plan}
     if plan.current is None and _reopen(plan, contract):
-        policy_candidate, reason = _advance_and_refine(plan, page, contract)
+        policy_candidate, reason = await page_work(heavy(page), _advance_and_refine, plan, page, contract)
     if plan.current is None:
         progress = state["progress"]
         if plan.steps and _worth_waiting(contract) and progress.evidence_waits < EVIDENCE_WAITS:

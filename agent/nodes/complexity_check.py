@@ -6,6 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.complexity import ComplexityResult, classify_complexity
+from agent.offload import heavy, page_work
 from agent.policy import parse_goal
 from agent.state import GraphContext, InteractState
 from verification import resolve_ref
@@ -14,6 +15,10 @@ log = structlog.get_logger(__name__)
 
 
 async def complexity_check(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    return await page_work(heavy(state["page"]), _complexity, state)
+
+
+def _complexity(state: InteractState) -> dict[str, Any]:
     goal = parse_goal(state["task"].query)
     result = classify_complexity(goal, state["page"])
     if result.complexity == "SIMPLE":

@@ -7,6 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.calls import call_context
 from agent.llm import DataBlock, LLMError, Prompt
+from agent.offload import heavy, page_work
 from agent.contracts import link_steps, merge_model_clauses, plan_from_contract
 from agent.policy import understand
 from agent.state import GraphContext, InteractState
@@ -59,7 +60,7 @@ async def planning(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             return {**update, "plan": Plan(goal=task.query, steps=[], source="policy")}
     if plan is None:
         plan = state.get("policy_plan") or understand(task.query).plan
-        check = check_plan(plan, task.query, page, known_sources=_sources(state))
+        check = await page_work(heavy(page), check_plan, plan, task.query, page, known_sources=_sources(state))
         log.info("planning.policy_plan", steps=len(plan.steps), check=check.verdict, score=round(check.score, 2))
     if not plan.page_signatures:
         plan = plan.model_copy(update={"page_signatures": page_signatures(page)})
@@ -104,7 +105,7 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
                 blocks = [*blocks, *feedback]
                 continue
             return None, contract
-        check = check_plan(plan, task.query, page, retries_used=attempt, known_sources=_sources(state))
+        check = await page_work(heavy(page), check_plan, plan, task.query, page, retries_used=attempt, known_sources=_sources(state))
         log.info("planning.model_plan", steps=len(plan.steps), check=check.verdict, score=round(check.score, 2), attempt=attempt)
         if check.verdict == "PASS" and not feedback:
             return plan, contract

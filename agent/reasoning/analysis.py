@@ -25,6 +25,7 @@ from typing import Literal
 import structlog
 
 from agent.llm import CallContext, DataBlock, LLMError, LLMGateway, Prompt
+from agent.offload import heavy, page_work
 from agent.policy import match_elements, parse_goal
 from agent.reasoning.blocks import ChatMessage, history_block, knowledge_block, page_blocks
 from agent.reasoning.rules import (
@@ -209,6 +210,6 @@ async def run_context_analysis(
             analysis = _checked(generation.output, goal, search_available)
             log.info("context_analysis.decided", source=analysis.source, decided_by="model")
             return ContextDecision(analysis, "model")
-    analysis = analyse_context(goal, page, history=history, search_available=search_available)
+    analysis = await page_work(heavy(page), analyse_context, goal, page, history=history, search_available=search_available)
     log.info("context_analysis.decided", source=analysis.source, decided_by="policy")
     return ContextDecision(analysis, "policy")

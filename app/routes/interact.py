@@ -38,6 +38,7 @@ _ERRORS = error_responses(
     "LIMIT_EXCEEDED",
     "INVALID_PAGE",
     "IDEMPOTENCY_KEY_REUSED",
+    "SERVICE_UNAVAILABLE",
 )
 
 
