@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from agent.llm import LLMGateway
+from agent.sealing import Sealer
 from observability import NoopTracer, Tracer
 from storage import Store, utcnow
 
@@ -44,6 +45,7 @@ class AgentDeps:
     search: Any | None = None  # agent.search client, when TAVILY_API_KEY is set
     tracer: Tracer = field(default_factory=NoopTracer)
     clock: Callable[[], datetime] = utcnow
+    sealer: Sealer = field(default_factory=Sealer.ephemeral)  # seals a task's secrets at rest (agent.sealing)
 
     def now(self) -> datetime:
         return self.clock()

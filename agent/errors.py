@@ -71,6 +71,14 @@ class IdempotencyKeyInFlight(StepwiseError):
     code = "IDEMPOTENCY_KEY_IN_FLIGHT"
 
 
+class SecretsUnavailable(StepwiseError):
+    """The task's sealed secrets cannot be opened with this server's key (lost or rotated):
+    the task has been failed with SECRETS_UNREADABLE."""
+
+    status_code = 409
+    code = "SECRETS_UNREADABLE"
+
+
 class MaxStepsExceeded(StepwiseError):
     status_code = 400
     code = "MAX_STEPS_EXCEEDED"

@@ -1,6 +1,8 @@
 """The interact graph: wiring only. Each node lives in ``agent/nodes/``; routers in
 ``agent/routing.py`` read flags, never prose.
 
+    START ─ a held destructive action the user confirmed → action_validation → …
+      │
     START ─ continuation? ─yes→ verification → goal_check ─┬ contract holds → goal_achieved → finalize
       │                                                    ├ step worked → [velocity check] → replanning ─(plan kept)→ action_generation …
       │                                                    │                                      └(discarded)→ planning → action_generation

@@ -14,6 +14,7 @@ Idempotency-Key draft, Stripe):
 * the same key with another request: IDEMPOTENCY_KEY_REUSED (422);
 * the same key while its first request still runs: IDEMPOTENCY_KEY_IN_FLIGHT (409, with
   Retry-After); a claim whose worker died is taken over once its lease ends;
+* an answer no step holds (a question to the user) is kept with the key, its secrets masked;
 * a request that ends in an error keeps nothing: the key is released, a retry runs again;
 * keys expire (``idempotency_ttl_seconds``, 24 h).
 """
@@ -27,9 +28,9 @@ from typing import Any
 import structlog
 
 from agent.context import AgentDeps, RequestContext
-from agent.errors import IdempotencyKeyInFlight, IdempotencyKeyReused, TaskNotFound
+from agent.errors import IdempotencyKeyInFlight, IdempotencyKeyReused
 from agent.inputs import IdempotencyKey, InteractOutcome
-from agent.replay import replayed_outcome
+from observability import redact
 from storage import IdempotencyCompletion, IdempotencyRecord
 
 log = structlog.get_logger(__name__)
@@ -40,9 +41,10 @@ _RETRY_AFTER_SECONDS = 2
 _KEPT = ("task_id", "session_id", "status", "step_index", "thought", "action", "decided_by", "needs_user_input")
 
 
-async def claim_or_replay(key: IdempotencyKey, ctx: RequestContext, deps: AgentDeps) -> IdempotencyRecord | InteractOutcome:
-    """The claim this request now holds, or the stored answer of the request that used the
-    key first; raises IdempotencyKeyReused / IdempotencyKeyInFlight."""
+async def claim_key(key: IdempotencyKey, ctx: RequestContext, deps: AgentDeps) -> tuple[IdempotencyRecord | None, IdempotencyRecord | None]:
+    """``(claim, None)``: this request now holds the key and runs; ``(None, held)``: the request
+    that used the key first was answered, ``held`` says where that answer is. Raises
+    IdempotencyKeyReused / IdempotencyKeyInFlight."""
     now = deps.now()
     config = deps.config
     claim = IdempotencyRecord(
@@ -56,7 +58,7 @@ async def claim_or_replay(key: IdempotencyKey, ctx: RequestContext, deps: AgentD
     )
     held = await deps.store.idempotency.claim(claim, now)
     if held is None:
-        return claim
+        return claim, None
     if held.fingerprint != key.fingerprint:
         raise IdempotencyKeyReused(
             "This Idempotency-Key was used with another request; use a new key for a new request",
@@ -69,20 +71,13 @@ async def claim_or_replay(key: IdempotencyKey, ctx: RequestContext, deps: AgentD
             details={"idempotencyKey": key.key, "retryAfterSeconds": min(wait, _RETRY_AFTER_SECONDS)},
         )
     log.info("interact.idempotent_replay", task_id=held.task_id, step_index=held.step_index)
-    return await _stored_answer(held, ctx, deps)
+    return None, held
 
 
-async def _stored_answer(held: IdempotencyRecord, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
-    if held.task_id is None:
-        kept = {name: value for name, value in (held.response or {}).items() if name in _KEPT}
-        return InteractOutcome(**kept, replayed=True, idempotent_replay=True)
-    task = await deps.store.tasks.get(ctx.tenant_id, held.task_id)
-    steps = await deps.store.actions.list(ctx.tenant_id, held.task_id) if task is not None else []
-    step = next((s for s in steps if s.step_index == held.step_index), None)
-    if task is None or step is None:  # written together with the key: only a deleted task gets here
-        raise TaskNotFound(f"No task {held.task_id!r}", details={"taskId": held.task_id})
-    outcome = replayed_outcome(task, task.session_id, step)
-    return InteractOutcome(**{**_fields(outcome), "idempotent_replay": True})
+def answer_without_step(held: IdempotencyRecord) -> InteractOutcome:
+    """The kept answer of a key whose request stored no step (``held.task_id`` is None)."""
+    kept = {name: value for name, value in (held.response or {}).items() if name in _KEPT}
+    return InteractOutcome(**kept, replayed=True, idempotent_replay=True)
 
 
 def completion(claim: IdempotencyRecord, task_id: str, step_index: int) -> IdempotencyCompletion:
@@ -92,12 +87,13 @@ def completion(claim: IdempotencyRecord, task_id: str, step_index: int) -> Idemp
     )
 
 
-async def complete_without_step(claim: IdempotencyRecord, outcome: InteractOutcome, deps: AgentDeps) -> None:
-    """Keep an answer no step holds (a question to the user: no task was created)."""
-    kept = {name: value for name, value in _fields(outcome).items() if name in _KEPT}
+async def keep_answer(claim: IdempotencyRecord, outcome: InteractOutcome, deps: AgentDeps) -> None:
+    """Keep ``outcome`` with the key when no step holds it (a question to the user, the
+    confirmation question asked again, a declined action), its secrets as placeholders. After a
+    step the claim is already completed by ``finalize``, and this changes nothing."""
+    kept = redact({name: value for name, value in _fields(outcome).items() if name in _KEPT})
     done = IdempotencyCompletion(tenant_id=claim.tenant_id, user_id=claim.user_id, key=claim.key, token=claim.token, response=kept)
-    if not await deps.store.idempotency.complete(done):
-        log.warning("idempotency.claim_lost", key=claim.key)
+    await deps.store.idempotency.complete(done)
 
 
 async def release(claim: IdempotencyRecord, deps: AgentDeps) -> None:

@@ -69,6 +69,7 @@ class InteractInput:
     chain_executed_actions: tuple[str, ...] = ()
     chain_total_actions: int | None = None
     client_observations: ClientObservations | None = None
+    confirm: bool | None = None  # the user's answer to a held destructive action (agent.destructive)
     idempotency: IdempotencyKey | None = None
 
 

@@ -19,6 +19,7 @@ frees up in time) instead of multiplying threads.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -68,7 +69,10 @@ async def off_loop(work: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -
             details={"retryAfterSeconds": int(QUEUE_WAIT_S)},
         ) from None
     loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(_executor, functools.partial(work, *args, **kwargs))
+    # The caller's context goes with the work: its bound log ids and the request's secrets
+    # registry, so a log line written in the pool is tagged and masked like one on the loop.
+    context = contextvars.copy_context()
+    future = loop.run_in_executor(_executor, functools.partial(context.run, work, *args, **kwargs))
     future.add_done_callback(functools.partial(_finished, semaphore))
     try:
         return await asyncio.wait_for(asyncio.shield(future), BUDGET_S)

@@ -7,7 +7,9 @@ from typing import Literal
 from agent.state import InteractState
 
 
-def route_start(state: InteractState) -> Literal["verification", "contract"]:
+def route_start(state: InteractState) -> Literal["verification", "contract", "action_validation"]:
+    if state.get("confirmed"):  # the user confirmed a held action: it was never sent, nothing to verify
+        return "action_validation"
     return "contract" if state["is_new_task"] else "verification"
 
 
@@ -64,7 +66,7 @@ def route_after_validation(state: InteractState) -> Literal["outcome_prediction"
     if state.get("loop_suspected") is True and state.get("correction_attempted") is not True:
         return "correction"
     outcome = state.get("outcome")
-    if outcome is not None and outcome.status == "active":
+    if outcome is not None and outcome.status == "active" and outcome.confirm is None:
         return "outcome_prediction"
     return "finalize"
 

@@ -15,23 +15,36 @@ from agent.errors import (
     IdempotencyKeyInFlight,
     InvalidPage,
     MaxStepsExceeded,
+    SecretsUnavailable,
     SessionNotFound,
     TaskConflictError,
     TaskFinished,
     TaskNotFound,
 )
 from agent.graph import interact_graph
-from agent.idempotency import claim_or_replay, complete_without_step, release
+from agent.idempotency import answer_without_step, claim_key, keep_answer, release
 from agent.inputs import InteractInput, InteractOutcome
 from agent.offload import INLINE_DOM_BYTES, INLINE_ELEMENTS, page_work
 from agent.progress import TaskProgress
 from agent.replay import check_step, replayed_outcome
-from agent.state import GraphContext, InteractState
+from agent.sealing import SecretsUnreadable
+from agent.secret_records import open_secrets, reveal_action, reveal_task
+from agent.secrets import TaskSecrets
+from agent.state import Candidate, GraphContext, InteractState
 from cost import UsageService
-from observability import bind_ids, interact_trace_name
+from observability import bind_ids, hide_more, hide_secrets, interact_trace_name, record_task_finished, redact
 from planning import Plan
 from storage import TERMINAL_TASK_STATUSES, IdempotencyConflict, IdempotencyRecord, Session, Task, TaskAction, TaskConflict, new_id
-from verification import PageInputError, PageState
+from verification import (
+    Action,
+    ActionSyntaxError,
+    Contract,
+    PageInputError,
+    PageState,
+    VerificationResult,
+    format_action,
+    parse_action,
+)
 
 log = structlog.get_logger(__name__)
 
@@ -46,30 +59,54 @@ class _Loaded:
     session_is_new: bool
     is_new_task: bool
     previous_actions: list[TaskAction]
+    secrets: TaskSecrets
     replay: TaskAction | None = None  # a re-sent continuation: this step's answer is sent again
 
 
 async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
+    """One step. The task's secrets are registered for masking before anything is logged,
+    and every part of the answer but the action itself shows them as placeholders."""
+    with hide_secrets():
+        return _masked(await _interact(request, ctx, deps))
+
+
+async def _interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
     page = await page_work(_heavy_request(request), _page_state, request)
     if request.idempotency is None:
-        return await _interact(request, ctx, deps, page, started, None)
-    claimed = await claim_or_replay(request.idempotency, ctx, deps)
-    if isinstance(claimed, InteractOutcome):  # the key's first request was answered: that answer again
-        return dataclasses.replace(claimed, server_ms=(time.perf_counter() - started) * 1000)
+        return await _step(request, ctx, deps, page, started, None)
+    claim, held = await claim_key(request.idempotency, ctx, deps)
+    if held is not None:  # the key's first request was answered: that answer again
+        return dataclasses.replace(await _answered(held, ctx, deps), server_ms=(time.perf_counter() - started) * 1000)
+    assert claim is not None
     try:
-        outcome = await _interact(request, ctx, deps, page, started, claimed)
+        outcome = await _step(request, ctx, deps, page, started, claim)
     except BaseException:  # an error keeps nothing: the key is free for the retry
-        await release(claimed, deps)
+        await release(claim, deps)
         raise
-    if outcome.task_id is None:  # no step was stored: the answer itself is kept
-        await complete_without_step(claimed, outcome, deps)
-    elif outcome.replayed:  # answered from a stored step, nothing ran: nothing to keep
-        await release(claimed, deps)
+    if outcome.replayed:  # answered from a stored step, nothing ran: nothing to keep
+        await release(claim, deps)
+    else:  # finalize completed the claim with its step; an answer without one is kept here
+        await keep_answer(claim, outcome, deps)
     return outcome
 
 
-async def _interact(
+async def _answered(held: IdempotencyRecord, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
+    """The answer a completed Idempotency-Key points at, its secrets revealed as a replay's are."""
+    if held.task_id is None:
+        return answer_without_step(held)
+    task = await deps.store.tasks.get(ctx.tenant_id, held.task_id)
+    if task is None:  # written together with the key: only a deleted task gets here
+        raise TaskNotFound(f"No task {held.task_id!r}", details={"taskId": held.task_id})
+    secrets = await _open_secrets(task, ctx, deps)
+    steps = [a for a in await deps.store.actions.list(ctx.tenant_id, task.id) if a.step_index == held.step_index]
+    if not steps:
+        raise TaskNotFound(f"No step {held.step_index} of task {task.id!r}", details={"taskId": task.id})
+    replayed = replayed_outcome(reveal_task(task, secrets), task.session_id, reveal_action(steps[0], secrets))
+    return dataclasses.replace(replayed, idempotent_replay=True)
+
+
+async def _step(
     request: InteractInput, ctx: RequestContext, deps: AgentDeps, page: PageState, started: float, claim: IdempotencyRecord | None
 ) -> InteractOutcome:
     loaded = await _load(request, ctx, deps, page)
@@ -91,6 +128,13 @@ async def _interact(
     }
     if not loaded.is_new_task:
         state["contract"] = stored_contract(task.state, task.query, page)
+    pending = task.state.get("confirm") if not loaded.is_new_task else None
+    if pending:
+        if request.confirm is None:  # no answer yet: the same question
+            return _question(task, session.id, pending, (time.perf_counter() - started) * 1000)
+        if request.confirm is False:
+            return await _declined(task, session.id, pending, ctx, deps, (time.perf_counter() - started) * 1000)
+        state.update(_confirmed(pending))
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
     async with deps.tracer.start_trace(
         interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
@@ -102,6 +146,7 @@ async def _interact(
             session_is_new=loaded.session_is_new,
             history=history,
             trace_id=trace.trace_id,
+            secrets=loaded.secrets,
             idempotency=claim,
         )
         with UsageService.for_request() as usage:
@@ -137,7 +182,9 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps, pa
             query=request.query.strip(),
         )
         bind_ids(session_id=session.id, task_id=task.id)
-        return _Loaded(task, session, session_is_new, True, [])
+        secrets = TaskSecrets.of_goal(task.query)
+        hide_more(secrets.numbered())
+        return _Loaded(task, session, session_is_new, True, [], secrets)
 
     task = await deps.store.tasks.get(ctx.tenant_id, request.task_id)
     if task is None or (session is not None and task.session_id != session.id):
@@ -145,13 +192,15 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps, pa
     if session is None:
         session = await _task_session(task, ctx, deps)
     bind_ids(session_id=session.id, task_id=task.id)
+    secrets = await _open_secrets(task, ctx, deps)
+    task = reveal_task(task, secrets)
     # Every step (a task has at most max_steps) for the history summary; only the newest
     # with its page, which is what verification compares with.
-    previous = await deps.store.actions.recent(ctx.tenant_id, task.id, deps.config.max_steps)
+    previous = [reveal_action(a, secrets) for a in await deps.store.actions.recent(ctx.tenant_id, task.id, deps.config.max_steps)]
     if request.step_index is not None:
         again = check_step(task, request.step_index, previous[-1] if previous else None, page)
         if again is not None:  # checked before the task's status: the lost answer may have ended it
-            return _Loaded(task, session, False, False, previous, replay=again)
+            return _Loaded(task, session, False, False, previous, secrets, replay=again)
     if task.status in TERMINAL_TASK_STATUSES:
         raise TaskFinished(
             f"Task {task.id!r} is {task.status}; start a new task without taskId",
@@ -162,7 +211,52 @@ async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps, pa
     if task.status == "interrupted":
         log.info("task.resumed", previous_status=task.status)
         task = task.model_copy(update={"status": "active"})
-    return _Loaded(task, session, False, False, previous)
+    return _Loaded(task, session, False, False, previous, secrets)
+
+
+async def _open_secrets(task: Task, ctx: RequestContext, deps: AgentDeps) -> TaskSecrets:
+    """The task's sealed secrets, registered for masking. A key that cannot open them (lost,
+    rotated) ends the task with SECRETS_UNREADABLE: it cannot type what it cannot read."""
+    try:
+        secrets = open_secrets(task, deps.sealer)
+    except SecretsUnreadable:
+        reason = (
+            "The task's secrets (a password or other secret value from its goal) were sealed with another "
+            "server key (STEPWISE_SECRET_KEY lost or rotated); start the task again"
+        )
+        log.error("task.secrets_unreadable")
+        if task.status not in TERMINAL_TASK_STATUSES:
+            try:
+                await deps.store.tasks.fail(ctx.tenant_id, task.id, task.version, "SECRETS_UNREADABLE", reason)
+            except TaskConflict as exc:
+                raise TaskConflictError("Another request changed this task first", details={"taskId": task.id}) from exc
+        raise SecretsUnavailable(reason, details={"taskId": task.id}) from None
+    hide_more(secrets.numbered())
+    return secrets
+
+
+def _executed(action_text: str) -> bool:
+    """An action the extension executes (types, clicks, navigates): sent as it is. The text
+    of ``finish``/``fail`` is only shown, so it is masked like the thought."""
+    try:
+        return parse_action(action_text).name not in ("finish", "fail")
+    except ActionSyntaxError:
+        return False
+
+
+def _masked(outcome: InteractOutcome) -> InteractOutcome:
+    """Everything but the action(s) the client executes, with secrets as placeholders."""
+    verification = outcome.verification
+    return dataclasses.replace(
+        outcome,
+        action=outcome.action if _executed(outcome.action) else redact(outcome.action),
+        thought=redact(outcome.thought),
+        verification=VerificationResult.model_validate(redact(verification.model_dump(mode="json"))) if verification is not None else None,
+        expected_outcome=redact(outcome.expected_outcome),
+        plan=redact(outcome.plan),
+        contract=redact(outcome.contract),
+        needs_user_input=redact(outcome.needs_user_input),
+    )
 
 
 def _answer(final: InteractState, session: Session, usage: dict[str, Any], server_ms: float) -> InteractOutcome:
@@ -184,6 +278,15 @@ def _answer(final: InteractState, session: Session, usage: dict[str, Any], serve
         )
     outcome = final["outcome"]
     contract = final.get("contract")
+    if outcome.confirm is not None:  # a destructive action held: the task waits for the user's answer
+        log.info("interact.needs_confirmation_of_action", server_ms=round(server_ms, 2))
+        question = outcome.confirm["question"]
+        return InteractOutcome(
+            task_id=stored.id, session_id=session.id, status="needs_user_input", step_index=stored.step_index - 1,
+            thought=outcome.thought, action="", decided_by=outcome.decided_by, verification=final.get("verification"),
+            plan=stored.plan, contract=contract_summary(contract) if contract is not None else None,
+            needs_user_input=question, usage=usage, server_ms=server_ms,
+        )  # fmt: skip
     log.info("interact.answered", status=stored.status, action=outcome.action, decided_by=outcome.decided_by, server_ms=round(server_ms, 2))
     return InteractOutcome(
         task_id=stored.id,
@@ -206,6 +309,47 @@ def _answer(final: InteractState, session: Session, usage: dict[str, Any], serve
 def _heavy_request(request: InteractInput) -> bool:
     page = request.page
     return len(page.tree or ()) > INLINE_ELEMENTS or len(page.dom or "") > INLINE_DOM_BYTES
+
+
+def _question(task: Task, session_id: str, pending: dict[str, Any], server_ms: float) -> InteractOutcome:
+    """The held action's question again: nothing is decided or written until the user answers."""
+    question = pending["question"]
+    return InteractOutcome(
+        task_id=task.id, session_id=session_id, status="needs_user_input", step_index=task.step_index - 1,
+        thought=str(question["message"]), action="", decided_by="policy", plan=task.plan,
+        contract=contract_summary(Contract.model_validate(task.state["contract"])) if task.state.get("contract") else None,
+        needs_user_input=question, server_ms=server_ms,
+    )  # fmt: skip
+
+
+async def _declined(task: Task, session_id: str, pending: dict[str, Any], ctx: RequestContext, deps: AgentDeps, server_ms: float) -> InteractOutcome:
+    """The user said no: the held action is never sent and the task ends failed."""
+    what = pending["question"]["confirm"]
+    reason = f"The user declined to {what['what']} ({what['element']!r}), which the goal did not ask for"
+    try:
+        stored = await deps.store.tasks.fail(ctx.tenant_id, task.id, task.version, "USER_DECLINED", reason)
+    except TaskConflict as exc:
+        raise TaskConflictError("Another request changed this task first", details={"taskId": task.id}) from exc
+    record_task_finished("failed")
+    log.info("interact.declined", phrase=what["what"])
+    return InteractOutcome(
+        task_id=stored.id, session_id=session_id, status="failed", step_index=task.step_index - 1,
+        thought=reason, action=format_action(Action(name="fail", value=reason[:300])), decided_by="policy",
+        plan=stored.plan, failure_code="USER_DECLINED", server_ms=server_ms,
+    )  # fmt: skip
+
+
+def _confirmed(pending: dict[str, Any]) -> dict[str, Any]:
+    """The graph input that sends the held action now (route_start goes to action_validation,
+    which still checks it on this page: its element must be there, visible, enabled)."""
+    action = str(pending["question"]["confirm"]["action"])
+    step = pending.get("plan_step")
+    candidate = Candidate(
+        action=parse_action(action), thought=f"{pending.get('thought') or 'Do it'} (confirmed by the user)",
+        decided_by="model" if pending.get("decided_by") == "model" else "policy", confidence=1.0,
+        plan_step=step if isinstance(step, int) else None, completes_step=bool(pending.get("completes_step", True)),
+    )  # fmt: skip
+    return {"confirmed": frozenset({action}), "candidate": candidate, "fallback": None}
 
 
 def _page_state(request: InteractInput) -> PageState:

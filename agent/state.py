@@ -6,7 +6,7 @@ before ``finalize``: a request killed mid-graph leaves the task as it was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
 from agent.complexity import ComplexityResult
@@ -14,6 +14,7 @@ from agent.context import AgentDeps, RequestContext
 from agent.inputs import InteractInput
 from agent.policy import ParsedGoal
 from agent.progress import TaskProgress
+from agent.secrets import TaskSecrets
 from planning import Plan
 from storage import CorrectionRecord, IdempotencyRecord, Message, Session, Task, TaskAction
 from verification import Action, Contract, ExpectedOutcome, PageState, VerificationResult
@@ -51,6 +52,7 @@ class StepOutcome:
     completes_step: bool = True
     probe: bool = False
     flags: tuple[str, ...] = ()
+    confirm: dict[str, Any] | None = None  # a destructive action held: the question to the user (agent.destructive)
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class GraphContext:
     session_is_new: bool
     history: tuple[Message, ...] = ()
     trace_id: str | None = None
+    secrets: TaskSecrets = field(default_factory=TaskSecrets)  # the task's secret values (agent.secrets)
     idempotency: IdempotencyRecord | None = None  # the Idempotency-Key claim finalize completes
 
 
@@ -98,6 +101,7 @@ class InteractState(TypedDict, total=False):
     search_state: dict[str, Any] | None
     expected_outcome: ExpectedOutcome | None
     corrections: list[CorrectionRecord]
+    confirmed: frozenset[str]  # held actions the user confirmed (agent.destructive), sent as they were
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

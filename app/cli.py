@@ -213,12 +213,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f'Try: curl -H "Authorization: Bearer {secret}" {args.server.rstrip("/")}/readyz')
         return 0
     if args.command == "run":
+        from agent.secrets import goal_masker
         from client.run_cli import run_command
 
         if args.max_steps < 1:
             parser.error("--max-steps must be at least 1")
         return asyncio.run(
-            run_command(args.goal, args.url, server=args.server, api_key=args.api_key, headed=args.headed, max_steps=args.max_steps)
+            run_command(
+                args.goal,
+                args.url,
+                server=args.server,
+                api_key=args.api_key,
+                headed=args.headed,
+                max_steps=args.max_steps,
+                mask=goal_masker(args.goal),  # the goal's secrets never reach the terminal
+            )
         )
     if args.command == "demo":
         from client.demo import main as demo_main

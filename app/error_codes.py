@@ -72,6 +72,14 @@ ERROR_CODES: Final[dict[str, ErrorCodeInfo]] = {
         "The request that first used this Idempotency-Key is still being answered; retry later",
         {"idempotencyKey": "8e03978e-40d5-43e8-bc93-6894a57f9324", "retryAfterSeconds": 2},
     ),
+    "SECRETS_UNREADABLE": ErrorCodeInfo(
+        (409,),
+        "The task's sealed secrets cannot be opened with this server's STEPWISE_SECRET_KEY (lost or rotated); the task "
+        "is now failed: start it again",
+        "The task's secrets (a password or other secret value from its goal) were sealed with another server key "
+        "(STEPWISE_SECRET_KEY lost or rotated); start the task again",
+        {"taskId": _TASK},
+    ),
     "PAYLOAD_TOO_LARGE": ErrorCodeInfo(
         (413,),
         "The body is larger than STEPWISE_MAX_BODY_BYTES",

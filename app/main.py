@@ -14,6 +14,7 @@ from fastapi_offline import FastAPIOffline
 
 from agent import AgentConfig, AgentDeps
 from agent.llm import gateway_from_settings
+from agent.sealing import Sealer, SecretKeyError, key_file_for, load_or_create_key
 from agent.search import search_client_from_settings
 from app.errors import install_error_handlers
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
@@ -23,7 +24,7 @@ from app.schemas.examples import restore_examples
 from app.schemas.grammar import ACTION_GRAMMAR
 from app.settings import Settings, get_settings
 from observability import configure_logging
-from storage import Store, open_store
+from storage import Store, open_store, path_from_url
 
 log = structlog.get_logger(__name__)
 
@@ -54,6 +55,24 @@ def build_store(settings: Settings) -> Store:
     return open_store(settings.database_url, settings.mongodb_uri, mongo_db_name=settings.mongodb_db)
 
 
+def build_sealer(settings: Settings, backend: str) -> Sealer:
+    """The key that seals tasks' secrets: ``STEPWISE_SECRET_KEY``; else, on SQLite, the key
+    file beside the database (made at first start); on MongoDB a key must be configured
+    (docs/decisions.md, "Where the secret key lives")."""
+    if settings.secret_key is not None and settings.secret_key.get_secret_value():
+        return Sealer(settings.secret_key.get_secret_value())
+    if backend == "mongodb":
+        raise SecretKeyError(
+            "STEPWISE_SECRET_KEY must be set when MONGODB_URI is: tasks' secrets are sealed with it and it is "
+            "never kept in the database it protects. Make one with `python -c 'from cryptography.fernet import "
+            "Fernet; print(Fernet.generate_key().decode())'` and give every replica the same key"
+        )
+    path = path_from_url(settings.database_url)
+    if path == ":memory:":
+        return Sealer.ephemeral()  # the database dies with the process, and so does its key
+    return Sealer(load_or_create_key(key_file_for(path)))
+
+
 def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
     """Build the app. ``store`` may be injected (tests); otherwise it comes from settings."""
     settings = settings or get_settings()
@@ -63,6 +82,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app_store = store or build_store(settings)
+        sealer = build_sealer(settings, app_store.backend)  # before anything opens: a bad key stops the start
         await app_store.init()
         app.state.settings = settings
         app.state.store = app_store
@@ -88,6 +108,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             gateway=gateway,
             search=search,
             tracer=obs.tracer,
+            sealer=sealer,
         )
         log.info(
             "app.started",

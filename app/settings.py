@@ -68,6 +68,13 @@ class Settings(BaseSettings):
     )
     sentry_dsn: SecretStr | None = Field(default=None, validation_alias=AliasChoices("SENTRY_DSN"))
 
+    # --- secrets a task handles (passwords, PINs): sealed at rest with this key ------------
+    secret_key: SecretStr | None = Field(
+        default=None,
+        description="Fernet key sealing the secret values of tasks (rotate with `new,old`); unset: generated beside "
+        "the SQLite database (<database>.secret-key, mode 0600); required with MONGODB_URI",
+    )
+
     # --- limits ----------------------------------------------------------------------
     rate_limit_per_minute: int = Field(
         default=60,
@@ -124,7 +131,7 @@ class Settings(BaseSettings):
     def _reject_placeholder_secrets(self) -> Settings:
         if self.env == "dev":
             return self
-        for name in ("gemini_api_key", "tavily_api_key", "langfuse_secret_key", "sentry_dsn"):
+        for name in ("gemini_api_key", "tavily_api_key", "langfuse_secret_key", "sentry_dsn", "secret_key"):
             value = getattr(self, name)
             if value is not None and value.get_secret_value().strip().lower() in _PLACEHOLDER_SECRETS:
                 raise ValueError(f"{name} is a placeholder value; set a real secret or unset it")

@@ -1,8 +1,12 @@
-"""Live progress of a run on a terminal: step, thought, action, verdict and tier, timings."""
+"""Live progress of a run on a terminal: step, thought, action, verdict and tier, timings.
+
+Every line goes through ``mask`` first: ``stepwise run`` passes one that shows the goal's
+secrets as ``[secret:N]`` (the answer's action carries the real value: the browser types it)."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from client.records import RunResult, StepEvent, StepRecord
@@ -11,13 +15,17 @@ from client.records import RunResult, StepEvent, StepRecord
 class ProgressPrinter:
     """An ``on_step`` callback that prints each step as it happens."""
 
-    def __init__(self, stream: TextIO | None = None, *, quiet: bool = False) -> None:
+    def __init__(self, stream: TextIO | None = None, *, quiet: bool = False, mask: Callable[[str], str] = str) -> None:
         self.stream = stream or sys.stdout
         self.quiet = quiet
+        self.mask = mask
 
     def _print(self, text: str) -> None:
         if not self.quiet:
-            print(text, file=self.stream, flush=True)
+            self._line(text)
+
+    def _line(self, text: str) -> None:
+        print(self.mask(text), file=self.stream, flush=True)
 
     def __call__(self, event: StepEvent, step: StepRecord) -> None:
         if event == "decided":
@@ -47,12 +55,12 @@ class ProgressPrinter:
                 "error": "Error", "stopped": "Stopped", "needs_user_input": "Needs your input"}[result.status]
         line = f"{word} after {steps} step{'s' if steps != 1 else ''} in {elapsed_s:.1f} s"
         line += f" · model calls {result.model_calls} · tokens {result.input_tokens}+{result.output_tokens}"
-        print(line, file=self.stream, flush=True)
+        self._line(line)
         if result.error:
             code = f" [{result.error_code}]" if result.error_code else ""
-            print(f"  {result.error}{code}", file=self.stream, flush=True)
+            self._line(f"  {result.error}{code}")
         for clause in (result.contract or {}).get("clauses", []):
             mark = {"holds": "✓", "failed": "✗"}.get(clause.get("status"), "·")
             evidence = clause.get("evidence") or {}
             why = evidence.get("observation") or clause.get("detail") or ""
-            print(f"  {mark} {clause.get('description')}" + (f" — {why}" if why else ""), file=self.stream, flush=True)
+            self._line(f"  {mark} {clause.get('description')}" + (f" — {why}" if why else ""))

@@ -12,6 +12,7 @@ import contextlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
@@ -30,8 +31,10 @@ async def run_command(
     headed: bool = False,
     max_steps: int = 30,
     quiet: bool = False,
+    mask: Callable[[str], str] = str,
 ) -> int:
-    """Run one goal in a real Chromium through Stepwise; 0 when it finished, 1 otherwise."""
+    """Run one goal in a real Chromium through Stepwise; 0 when it finished, 1 otherwise.
+    ``mask`` is applied to every line printed (the goal's secrets as placeholders)."""
     out = sys.stdout
     database_url: str | None = None
     with contextlib.ExitStack() as stack:
@@ -51,8 +54,8 @@ async def run_command(
                 print("error: --server needs an API key (STEPWISE_API_KEY)", file=sys.stderr)
                 return 1
         assert server is not None
-        print(f"Goal: {goal!r}\nPage: {url}\nServer: {server}{' (local)' if local else ''}", file=out, flush=True)
-        printer = ProgressPrinter(out, quiet=quiet)
+        print(mask(f"Goal: {goal!r}\nPage: {url}\nServer: {server}{' (local)' if local else ''}"), file=out, flush=True)
+        printer = ProgressPrinter(out, quiet=quiet, mask=mask)
         began = time.monotonic()
         try:
             result = await run_task(goal, url, server=server, api_key=api_key, headed=headed, max_steps=max_steps, on_step=printer)

@@ -19,6 +19,19 @@ from observability.logging import (
 from observability.metrics import Metrics
 from observability.nodes import traced_node
 from observability.outcomes import record_correction, record_task_finished, record_verification
+from observability.redaction import (
+    MASK,
+    PLACEHOLDER,
+    Masker,
+    hidden_values,
+    hide_more,
+    hide_secrets,
+    placeholder,
+    redact,
+    redact_text,
+    redactor,
+    secret_shapes,
+)
 from observability.summarize import summarize_mapping, truncate
 from observability.tracing import (
     GenerationRecord,
@@ -33,6 +46,17 @@ from observability.tracing import (
 )
 
 __all__ = [
+    "MASK",
+    "Masker",
+    "PLACEHOLDER",
+    "hidden_values",
+    "hide_more",
+    "hide_secrets",
+    "placeholder",
+    "redact",
+    "redact_text",
+    "redactor",
+    "secret_shapes",
     "GenerationRecord",
     "LangfuseTracer",
     "Metrics",

@@ -27,6 +27,7 @@ from sentry_sdk.integrations.logging import LoggingIntegration
 from sentry_sdk.integrations.starlette import StarletteIntegration
 from sentry_sdk.transport import Transport
 
+from observability.redaction import redact
 from storage import TaskConflict
 
 if TYPE_CHECKING:
@@ -133,7 +134,8 @@ def _before_send(event: Event, hint: Hint) -> Event | None:
     exc_info = hint.get("exc_info")
     if exc_info is not None and exc_info[1] is not None and is_expected_error(exc_info[1]):
         return None
-    return event
+    masked: Event = redact(event)  # no secret in a message, an exception value or a breadcrumb
+    return masked
 
 
 def set_scope_tags(tags: Mapping[str, str | None]) -> None:

@@ -33,6 +33,7 @@ from opentelemetry.trace import (
 )
 
 from observability.metrics import Metrics
+from observability.redaction import mask_for_langfuse, redact_text
 from observability.summarize import summarize_value, truncate
 from observability.tracing import (
     GenerationRecord,
@@ -134,7 +135,7 @@ class _LangfuseTraceHandle:
                 data_type="BOOLEAN",
                 trace_id=self._trace_id,
                 observation_id=observation_id,
-                comment=comment,
+                comment=redact_text(comment) if comment else comment,
             )
         else:
             self._tracer.client.create_score(
@@ -143,7 +144,7 @@ class _LangfuseTraceHandle:
                 data_type="NUMERIC",
                 trace_id=self._trace_id,
                 observation_id=observation_id,
-                comment=comment,
+                comment=redact_text(comment) if comment else comment,
             )
 
     def set_output(self, summary: Any) -> None:
@@ -200,6 +201,7 @@ class LangfuseTracer:
             flush_interval=flush_interval_s,
             tracer_provider=provider,
             httpx_client=http,
+            mask=mask_for_langfuse,  # every input/output/metadata, before the SDK queues it
         )
         return cls(client, provider, http, public_key, metrics)
 

@@ -14,6 +14,7 @@ from typing import Literal
 import structlog
 
 from observability.errors import set_scope_tags, set_scope_user
+from observability.redaction import redact_log_event, start_secret_scope
 
 REQUEST_KEYS = ("request_id", "session_id", "task_id")
 IDENTITY_KEYS = ("tenant_id", "user_id")
@@ -32,6 +33,7 @@ def configure_logging(level: str = "INFO", fmt: Literal["console", "json"] = "co
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             structlog.processors.StackInfoRenderer(),
             structlog.processors.format_exc_info,
+            redact_log_event,  # last before rendering: no secret in any field or traceback
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
@@ -44,6 +46,7 @@ def start_request_context(request_id: str) -> None:
     """Reset per-request context; session/task ids are filled in as soon as they are known."""
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(request_id=request_id, session_id=None, task_id=None)
+    start_secret_scope()
     set_scope_tags({"request_id": request_id})
 
 

@@ -51,9 +51,10 @@ from storage.models import (
     utcnow,
 )
 from storage.mongo import MongoStore
-from storage.sqlite import SqliteStore
+from storage.sqlite import SqliteStore, path_from_url
 
 __all__ = [
+    "path_from_url",
     "DEFAULT_DATABASE_URL",
     "TERMINAL_TASK_STATUSES",
     "ApiKey",

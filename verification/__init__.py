@@ -50,7 +50,7 @@ from verification.observations import (
 from verification.page import PageState
 from verification.result import VerificationResult, VerificationSettings
 from verification.skeleton import Skeleton, SkeletonError
-from verification.tiers import ErrorCategory
+from verification.finding import ErrorCategory
 from verification.verdict import (
     STEP_TASK_LEVEL_CONTRACT,
     STEP_TASK_LEVEL_EXAMPLE,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, fields, make_dataclass
 from typing import Any, Final, Literal
 
@@ -45,6 +47,30 @@ MESSAGE_ROLES: Final[dict[str, MessageKind]] = {
     "success": "success",
     "toast": "toast",
 }
+# What an alert, status line or toast says when it reports a failure ("Wrong username or
+# password", "Invalid e-mail address", "Payment declined", "Please enter your name"), as
+# data. Only an alert/status/toast is read this way, and only towards "error": a message is
+# never taken for a success by its words (that would be a claim of completion), and a new
+# error message makes the action it followed fail verification.
+_ERROR_MESSAGE: Final = re.compile(
+    r"\b(?:wrong|incorrect|invalid|failed|failure|error|errors|denied|declined|rejected|forbidden|"
+    r"unable to|could not|couldn't|cannot|can't|not found|not allowed|not valid|not recognized|"
+    r"expired|try again|does not match|doesn't match|do not match|don't match|too short|too long|"
+    r"is required|are required|must be|must contain|please enter|please fill|please select|"
+    r"please provide|locked|unauthorized|went wrong)\b",
+    re.IGNORECASE,
+)
+_NOT_AN_ERROR: Final = re.compile(r"\b(?:no|0|zero|without) errors?\b|\berror[- ]free\b", re.IGNORECASE)
+
+
+def message_kind_of(kind: MessageKind, text: str) -> MessageKind:
+    """``kind`` refined by what the message says: an alert/status/toast that reports a
+    failure is an error message."""
+    if kind in ("alert", "status", "toast") and _ERROR_MESSAGE.search(text) and not _NOT_AN_ERROR.search(text):
+        return "error"
+    return kind
+
+
 ELEMENT_STATES: Final[frozenset[str]] = frozenset(
     {"disabled", "checked", "expanded", "selected", "required", "readonly", "focused"}
 )

@@ -19,7 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from verification.elements import PageElement, PageMessage, collapse, new_element
+from selectolax.lexbor import LexborNode
+
+from verification.elements import PageElement, PageMessage, collapse, message_kind_of, new_element
 from verification.hashing import hash_scrubbed, parse_html, resolve_volatile, scrub_html
 from verification.html_containers import ContainerNames
 from verification.html_repeated import repeated_entries
@@ -51,6 +53,7 @@ from verification.html_rules import (
     stable_key,
     unique_key,
 )
+from verification.html_styles import hidden_by_stylesheet, style_blocks
 from verification.html_suggestions import may_have_suggestions
 from verification.skeleton import Descriptor, Skeleton, descriptor, make_skeleton, message_map
 
@@ -75,6 +78,8 @@ def _build_elements(
 ) -> tuple[list[PageElement], dict[str, Descriptor], str | None]:
     refs = page.referenced_text()
     walk_hidden = bool(page.hidden_ids)
+    modals = _open_modals(page, walker)
+    inert = frozenset(page.inert_ids)
     containers = ContainerNames(page, walker, refs)
     used: set[str] = set()
     ordinals: dict[tuple[str | None, str], int] = {}
@@ -154,7 +159,9 @@ def _build_elements(
         )
         element = new_element(
             key, role, name, value, tag, input_type, get("placeholder"), get("href") if tag == "a" else None,
-            states, hidden, False, None, None, 0, options, context, None, container, shown_text,
+            states, hidden, (bool(modals) and not _inside(node, modals)) or (bool(inert) and _inside(node, inert)),
+            None, None, 0, options, context, None,
+            container, shown_text,
         )  # fmt: skip
         elements.append(element)
         if states and focused is None and "focused" in states:
@@ -165,6 +172,22 @@ def _build_elements(
     return elements, skeleton, focused
 
 
+def _open_modals(page: PageNodes, walker: Walker) -> frozenset[int]:
+    """The shown ``aria-modal="true"`` dialogs: while one is open, everything outside it
+    is inert (marked covered, as the page script marks it in a browser) — as is everything
+    inside an ``inert`` subtree."""
+    return frozenset(n.mem_id for n in page.modals if n.mem_id not in page.hidden_ids and not walker.of(n.parent)[HIDDEN])
+
+
+def _inside(node: LexborNode, within: frozenset[int]) -> bool:
+    current: LexborNode | None = node
+    while current is not None:
+        if current.mem_id in within:
+            return True
+        current = current.parent
+    return False
+
+
 def _build_messages(page: PageNodes, walker: Walker) -> list[PageMessage]:
     out: list[PageMessage] = []
     for node, kind in page.message_nodes:
@@ -173,7 +196,7 @@ def _build_messages(page: PageNodes, walker: Walker) -> list[PageMessage]:
             continue
         text = node_text(node, 200)
         if text:
-            out.append(PageMessage(kind=kind, text=text))
+            out.append(PageMessage(kind=message_kind_of(kind, text), text=text))
     return out
 
 
@@ -186,15 +209,24 @@ def extract_html(
 ) -> HtmlExtraction:
     """Everything :class:`~verification.page.PageState` needs from HTML, from one parse."""
     volatile = resolve_volatile(volatile_attributes)
+    css = style_blocks(html)
     # Scripts, styles and comments never hold elements or visible text: parsing the
     # scrubbed bytes the hash needs anyway gives the same page from a smaller tree.
     data = scrub_html(html)
     digest = hash_scrubbed(data, volatile) if with_hash else None
     tree = parse_html(data)
     query = EXTRACT_QUERY_WITH_SUGGESTIONS if may_have_suggestions(data) else EXTRACT_QUERY
-    del data  # the parser keeps its own reference
     page = PageNodes(tree)
     page.classify(select(query, tree.root))
+    # Rare attributes get their own pass only on a page that has them somewhere.
+    if b"aria-modal" in data:
+        page.modals = [n for n in select("[aria-modal]", tree.root) if (n.attributes.get("aria-modal") or "").lower() == "true"]
+    if b"inert" in data:
+        page.inert_ids = {n.mem_id for n in select("[inert]", tree.root)}
+    for node in hidden_by_stylesheet(css, tree.root, select):
+        if node.mem_id not in page.hidden_ids:
+            page.hidden_ids.add(node.mem_id)
+            page.hidden_nodes.append(node)
     for mem in repeated_entries(tree.root):
         page.container_kinds.setdefault(mem, "item")  # a feed of <div class="media"> posts
     walker = Walker(

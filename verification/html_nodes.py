@@ -171,6 +171,10 @@ class PageNodes:
         # name them (in document order, True for a legend).
         self.container_kinds: dict[int, str] = {}
         self.headings: list[tuple[LexborNode, bool]] = []
+        # Dialogs that make the rest of the page inert while shown, and inert subtrees
+        # (filled by extract_html, from their own pass when the page has them).
+        self.modals: list[LexborNode] = []
+        self.inert_ids: set[int] = set()
 
     def classify(self, nodes: Iterable[LexborNode]) -> None:
         seen: set[int] = set()

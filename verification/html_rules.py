@@ -10,6 +10,7 @@ import re
 from typing import Final
 
 from verification.elements import ContainerKind, MessageKind, normalize_role
+from verification.html_styles import inline_hides, see_through_field
 from verification.html_suggestions import SUGGESTION_HINTS
 
 INTERACTIVE_TAGS: Final[frozenset[str]] = frozenset(
@@ -77,7 +78,7 @@ HEADING_TAGS: Final[frozenset[str]] = frozenset({"h1", "h2", "h3", "h4", "h5", "
 
 
 def _query(*, suggestions: bool) -> str:
-    # Broad attribute selectors ([role], [aria-hidden], [style*=…]) are cheaper for Lexbor
+    # Broad attribute selectors ([role], [aria-hidden], [style]) are cheaper for Lexbor
     # than long lists of exact values; Python filters the few extra nodes they bring.
     parts = sorted(INTERACTIVE_TAGS)
     parts += ["[role]", "[contenteditable]", "[aria-live]", "[data-toast]"]
@@ -85,8 +86,7 @@ def _query(*, suggestions: bool) -> str:
     parts += [
         "[hidden]",
         "[aria-hidden]",
-        '[style*="display" i]',
-        '[style*="visibility" i]',
+        "[style]",  # one pass; Python reads only styles that may hide (html_styles.inline_hides)
         "dialog",
     ]
     parts += ["label", "legend", "fieldset", "title", "script", "style", "noscript"]
@@ -170,10 +170,7 @@ def hides_subtree(tag: str, attributes: dict[str, str | None]) -> bool:
     if tag == "dialog" and "open" not in attributes:
         return True
     style = attributes.get("style")
-    if style:
-        compact = style.replace(" ", "").lower()
-        return "display:none" in compact or "visibility:hidden" in compact
-    return False
+    return bool(style) and inline_hides(style, field=see_through_field(tag, attributes.get("type")))
 
 
 def implicit_role(tag: str, input_type: str | None, attributes: dict[str, str | None]) -> str:

@@ -24,7 +24,7 @@ from verification.actions import Action, format_action
 from verification.lookahead import NextGoal, NextGoalCheck
 from verification.metrics import VerificationRecord
 from verification.observations import ObservationList
-from verification.tiers import ErrorCategory
+from verification.finding import ErrorCategory
 
 SUMMARY_LIMIT = 300
 DecidedBy = Literal["rules", "model", "synthetic"]

@@ -21,79 +21,30 @@ message, or the expected success text appearing.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
 from verification.actions import Action
 from verification.contract.values import match_for, value_matches
 from verification.diff import quote
 from verification.elements import PageElement, collapse
+from verification.finding import Tier1Finding
 from verification.lookahead import ExpectedOutcome, find_elements, page_has_text
 from verification.observations import BeforeState
+from verification.page_rules import message_rules, refused_sign_in_rule
 from verification.page import PageState
 from verification.selectors import TAG_ROLES, SelectorError
 from verification.skeleton import (
     VALUE_LIMIT,
     Skeleton,
     SkeletonError,
-    message_kind,
     validate_skeleton,
 )
 
-ErrorCategory = Literal[
-    "no_change",
-    "error_message",
-    "value_mismatch",
-    "next_goal_missing",
-    "model_error",
-    "low_confidence",
-    "not_achieved",
-]
 # "#save", ".toast", "[role=dialog]", "form#new", "button:contains(…)" — or an element tag
 # ("button", "input", "a" …); any other entry ("Save", "submit") is visible text.
 _SELECTOR_START = re.compile(r"^(?:[#.\[]|[a-z][a-z0-9]*[#.\[:])")
 _NOT_WORD = re.compile(r"\W+")
-
-
-@dataclass
-class Tier1Finding:
-    failures: list[tuple[float, str, ErrorCategory]] = field(default_factory=list)
-    successes: list[tuple[float, str]] = field(default_factory=list)
-    completion: bool = False
-    expected_seen: bool = False  # the predicted success text or elements appeared
-    notes: list[str] = field(default_factory=list)  # evidence lines, also shown to a model
-
-    @property
-    def action_succeeded(self) -> bool | None:
-        if self.failures:
-            return False
-        return True if self.successes else None
-
-    @property
-    def confidence(self) -> float:
-        if self.failures:
-            return max(c for c, _r, _k in self.failures)
-        return max((c for c, _r in self.successes), default=0.0)
-
-    @property
-    def reason(self) -> str:
-        if self.failures:
-            return "; ".join(r for _c, r, _k in self.failures)
-        return "; ".join(r for _c, r in self.successes)
-
-    @property
-    def error_category(self) -> ErrorCategory | None:
-        return max(self.failures)[2] if self.failures else None
-
-    def fail(self, confidence: float, reason: str, category: ErrorCategory) -> None:
-        self.failures.append((confidence, reason, category))
-        self.notes.append(reason)
-
-    def succeed(self, confidence: float, reason: str) -> None:
-        self.successes.append((confidence, reason))
-        self.notes.append(reason)
 
 
 def readable_skeleton(before: BeforeState) -> Skeleton | None:
@@ -107,31 +58,6 @@ def readable_skeleton(before: BeforeState) -> Skeleton | None:
 
 def _norm(text: str | None) -> str:
     return collapse(text or "").casefold()
-
-
-def _new_messages(before: Skeleton, after: PageState, kind: str) -> list[str]:
-    remaining = Counter(before["messages"].values())
-    out = []
-    for key, text in after.skeleton["messages"].items():
-        if remaining[text] > 0:
-            remaining[text] -= 1
-        elif message_kind(key) == kind:
-            out.append(text)
-    return out
-
-
-def _message_rules(found: Tier1Finding, before: Skeleton | None, after: PageState) -> None:
-    if after.verification_passed is False:
-        found.fail(0.85, "The extension's own check reports the action failed", "not_achieved")
-    elif after.verification_passed is True:
-        found.succeed(0.9, "The extension's own check reports the action passed")
-    if before is None:
-        return  # without the earlier skeleton an old banner cannot be told from a new one
-    for text in _new_messages(before, after, "error"):
-        found.fail(0.9, f"An error message appeared: {quote(text, 120)}", "error_message")
-    for text in _new_messages(before, after, "success"):
-        found.succeed(0.9, f"A success message appeared: {quote(text, 120)}")
-        found.completion = True
 
 
 def _value_holds(wanted: str, actual: str) -> bool:
@@ -298,7 +224,7 @@ def evaluate_tier1(
     skeleton = readable_skeleton(before)
     same_source = skeleton is not None and skeleton["source"] == after.source
     element_skeleton = skeleton if same_source else None
-    _message_rules(found, skeleton, after)
+    message_rules(found, skeleton, after)
     if action is not None:
         _url_rules(found, action, element_skeleton, after, url_changed)
         target = after.element(action.target) if action.target else None
@@ -307,6 +233,7 @@ def evaluate_tier1(
                 _value_rule(found, action, target, element_skeleton, after.source)
             _state_rule(found, action, target, element_skeleton)
             _focus_rule(found, action, target, before)
+        refused_sign_in_rule(found, action, element_skeleton, after, url_changed)
     if expected is not None:
         _expected_rules(found, expected, element_skeleton, after, url_changed)
     return found

@@ -23,6 +23,7 @@ from verification.elements import (
     PageInputError,
     PageMessage,
     collapse,
+    message_kind_of,
     field_type,
     new_element,
     normalize_role,
@@ -203,7 +204,7 @@ def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
     elif type(occluded) is not bool:
         raise _fail(index, "occ", f"expected true/false, got {occluded!r}")
     if role in MESSAGE_ROLES:
-        return PageMessage(kind=MESSAGE_ROLES[role], text=name), collapsed
+        return PageMessage(kind=message_kind_of(MESSAGE_ROLES[role], name), text=name), collapsed
     raw_ctx = get("ctx")
     container = () if raw_ctx is None else _containers(raw_ctx, index)
     text = get("t")

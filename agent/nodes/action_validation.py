@@ -7,9 +7,11 @@ from langgraph.runtime import Runtime
 
 from agent.action_validation import ActionRejected, validate_action
 from agent.contracts import completion_thought, not_understood, settle
+from agent.destructive import Held, unasked
 from agent.nodes.critic import start_url
 from agent.progress import fingerprint
 from agent.search import allowed_domains_for
+from agent.secrets import PlaceholderMisuse
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
 from verification import Action, format_action
 
@@ -25,6 +27,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
     rejections = list(state.get("rejections", []))
     allowed = allowed_domains_for(start_url(state))
     chosen: tuple[Candidate, str] | None = None
+    held: tuple[Held, Candidate] | None = None
     contract = state["contract"]
     progress = state["progress"]
     for candidate in (state.get("candidate"), state.get("fallback")):
@@ -37,13 +40,30 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             rejections.append("finish() rejected: the page does not show the goal done")
             progress = progress.model_copy(update={"rejected_finishes": progress.rejected_finishes + 1})
             continue
-        result = validate_action(candidate.action, page, allowed_domains=allowed, search_available=deps.search is not None)
+        try:  # a model types a secret by its placeholder; only into a secret field does it become the value
+            action = runtime.context.secrets.fill_placeholders(candidate.action, page, by_model=candidate.decided_by == "model")
+        except PlaceholderMisuse as exc:
+            log.warning("action_validation.secret_misuse", decided_by=candidate.decided_by)
+            rejections.append(f"SECRET_MISUSE: {exc}")
+            continue
+        result = validate_action(action, page, allowed_domains=allowed, search_available=deps.search is not None)
         if isinstance(result, ActionRejected):
             log.info("action_validation.rejected", code=result.code, decided_by=candidate.decided_by)
             rejections.append(f"{result.code}: {result.reason}")
             continue
+        target = page.element(candidate.action.target) if candidate.action.target else None
+        hold = unasked(candidate.action, target, state["task"].query, contract, state.get("confirmed", frozenset()))
+        if hold is not None:
+            log.info("action_validation.held", phrase=hold.phrase, decided_by=candidate.decided_by)
+            held = held or (hold, candidate)
+            continue
         chosen = (candidate, result.text)
         break
+    if chosen is None and held is not None:
+        # Never sent unasked: the user confirms (or not) on the next request.
+        hold, by = held
+        pending = hold.pending(thought=by.thought, decided_by=by.decided_by, plan_step=by.plan_step, completes_step=by.completes_step)
+        return {"outcome": StepOutcome(hold.message, "", "policy", plan_step=by.plan_step, probe=True, confirm=pending), "progress": progress}
     if chosen is None:
         plan = state.get("plan")
         stuck = "; ".join(rejections) or "nothing to do on this page"

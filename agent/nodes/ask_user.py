@@ -5,6 +5,7 @@ from typing import Any
 import structlog
 from langgraph.runtime import Runtime
 
+from agent.secret_records import conceal_text
 from agent.state import GraphContext, InteractState
 from storage import Message
 
@@ -21,7 +22,7 @@ async def ask_user(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     now = ctx.deps.now()
     if ctx.session_is_new:
         await store.sessions.create(session.model_copy(update={"url": state["page"].url}))
-    await store.messages.add(Message(tenant_id=session.tenant_id, session_id=session.id, role="user", content=state["task"].query, created_at=now))
-    await store.messages.add(Message(tenant_id=session.tenant_id, session_id=session.id, role="assistant", content=str(question["message"]), created_at=now))
+    await store.messages.add(Message(tenant_id=session.tenant_id, session_id=session.id, role="user", content=conceal_text(state["task"].query, ctx.secrets), created_at=now))
+    await store.messages.add(Message(tenant_id=session.tenant_id, session_id=session.id, role="assistant", content=conceal_text(str(question["message"]), ctx.secrets), created_at=now))
     log.info("graph.ask_user", missing=len(question.get("missing", [])))
     return {"needs_user_input": question, "stored_task": None}

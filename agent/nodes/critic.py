@@ -7,6 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.calls import call_context
 from agent.critic import run_critic
+from agent.destructive import unasked
 from agent.search import allowed_domains_for
 from agent.state import Candidate, GraphContext, InteractState
 from verification import ActionSyntaxError, parse_action
@@ -19,6 +20,11 @@ async def critic(state: InteractState, runtime: Runtime[GraphContext]) -> dict[s
     from the verdict's ``approved`` flag."""
     candidate = state["candidate"]
     assert candidate is not None
+    target = state["page"].element(candidate.action.target) if candidate.action.target else None
+    if unasked(candidate.action, target, state["task"].query, state.get("contract"), state.get("confirmed", frozenset())) is not None:
+        # Destructive and not asked for: not for the critic to refuse — the user is asked (action_validation).
+        log.info("graph.critic", approved=False, decided_by="policy", triggers=["held for the user"])
+        return {"critic_needed": False}
     deps = runtime.context.deps
     plan = state.get("plan")
     step = plan.steps[candidate.plan_step] if plan is not None and candidate.plan_step is not None and candidate.plan_step < len(plan.steps) else None

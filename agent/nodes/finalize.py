@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 from agent.contracts import contract_summary
 from agent.idempotency import completion
 from agent.progress import fingerprint
+from agent.secret_records import conceal_batch
 from agent.state import GraphContext, InteractState, StepOutcome
 from observability import record_task_finished
 from storage import TERMINAL_TASK_STATUSES, FinalizeBatch, Message, Task, TaskAction, VerificationRecordRow
@@ -29,6 +30,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     plan = state.get("plan")
     contract = state.get("contract")
     hits, target = _aimed_at(contract, outcome, page)
+    secrets = ctx.secrets
+    secrets.note_typed(outcome.action, page)  # a value typed into a password field is a secret too
 
     action = TaskAction(
         tenant_id=task.tenant_id,
@@ -58,6 +61,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         task_state["start_url"] = task.url
     pending = state.get("pending_retry")
     task_state["pending_retry"] = {"action": pending, "plan_step": outcome.plan_step} if pending and outcome.status == "active" else None
+    task_state["confirm"] = outcome.confirm if outcome.status == "active" else None
     if state.get("search_state"):
         task_state["search"] = state["search_state"]
     if outcome.flags:
@@ -75,20 +79,20 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "complexity": task.complexity or (state["complexity"].complexity if "complexity" in state else None),
         }
     )
-    stored = await ctx.deps.store.finalize(
-        FinalizeBatch(
-            task=updated_task,
-            expected_version=None if is_new else task.version,
-            session=ctx.session.model_copy(update={"updated_at": now, "url": page.url}),
-            actions=[action],
-            action_updates=_verdict_update(state),
-            messages=_messages(task, outcome, is_new, now, action.id),
-            message_outcome=_message_outcome(state),
-            verifications=_verification_rows(state, now),
-            corrections=[c.model_copy(update={"step_index": step_index}) for c in state.get("corrections", [])],
-            idempotency=completion(ctx.idempotency, task.id, step_index) if ctx.idempotency is not None else None,
-        )
+    batch = FinalizeBatch(
+        task=updated_task,
+        expected_version=None if is_new else task.version,
+        session=ctx.session.model_copy(update={"updated_at": now, "url": page.url}),
+        actions=[action],
+        action_updates=_verdict_update(state),
+        messages=_messages(task, outcome, is_new, now, action.id),
+        message_outcome=_message_outcome(state),
+        verifications=_verification_rows(state, now),
+        corrections=[c.model_copy(update={"step_index": step_index}) for c in state.get("corrections", [])],
+        idempotency=completion(ctx.idempotency, task.id, step_index) if ctx.idempotency is not None else None,
     )
+    # Written with the task's secrets as placeholders, their values sealed (agent.secret_records).
+    stored = await ctx.deps.store.finalize(conceal_batch(batch, secrets, ctx.deps.sealer))
     if stored.status in TERMINAL_TASK_STATUSES:
         record_task_finished(stored.status)
     log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version)

@@ -42,6 +42,14 @@ EDIT_VERBS: Final[frozenset[str]] = frozenset({"edit"})
 # Slot keywords of a login: what names the user, what names the secret.
 USER_WORDS: Final[tuple[str, ...]] = ("username", "user name", "user", "login", "email", "e-mail", "account")
 SECRET_WORDS: Final[tuple[str, ...]] = ("password", "passcode", "pin")
+# Words that name a secret: the value a goal binds to one ("password is x", "PIN 4821",
+# "API key sk-…") is kept sealed and masked everywhere (agent.secrets), and so is a value
+# typed into a field whose label says one.
+SECRET_NAMES: Final[tuple[str, ...]] = (
+    "password", "passcode", "passphrase", "passwd", "pwd", "pin", "pin code", "secret", "secret key", "token",
+    "access token", "api token", "api key", "private key", "card number", "credit card", "credit card number",
+    "debit card", "debit card number", "cvv", "cvc", "cvv2", "security code", "one-time code", "otp",
+)  # fmt: skip
 
 # Words that only stand for the person or record already named ("set *her* role").
 PRONOUNS: Final[frozenset[str]] = frozenset("her his their its my your our".split())
@@ -174,3 +182,26 @@ QUANTITY_WORDS: Final[dict[str, str]] = {
 }  # fmt: skip
 # The page's own button that places the order once the quantities are set.
 ORDER_VERBS: Final[tuple[str, ...]] = ("order", "buy", "purchase")
+
+# Actions that delete, spend, send or end something, that no one can take back: a control
+# whose label says one is never clicked unless the goal asks for it (agent/destructive.py) —
+# the task asks the user first. Each phrase (whole words of the control's label) → the words
+# of a goal that ask for it ("Delete the email from Bob" asks for its trash icon; "Forward …"
+# and "Reply …" for Send). Words the policy's own contract names count as asked too: a
+# frame's implied step (the Send of a forward) is the goal's.
+_DELETING: Final = frozenset("delete remove erase wipe trash discard destroy purge empty".split())
+_PAYING: Final = frozenset("pay purchase buy order checkout".split())
+_SENDING: Final = frozenset("send forward reply submit post share transfer".split())
+_ENDING: Final = frozenset("cancel unsubscribe terminate end close delete remove".split())
+DESTRUCTIVE: Final[dict[str, frozenset[str]]] = {
+    "delete": _DELETING, "remove": _DELETING, "erase": _DELETING, "wipe": _DELETING, "trash": _DELETING,
+    "destroy": _DELETING, "purge": _DELETING, "discard": _DELETING, "empty trash": _DELETING, "empty bin": _DELETING,
+    "pay": _PAYING, "purchase": _PAYING, "buy": _PAYING, "place order": _PAYING, "checkout": _PAYING,
+    "check out": _PAYING, "order now": _PAYING,
+    "transfer": frozenset({"transfer", "send", "move", "pay"}), "send": _SENDING,
+    "cancel subscription": _ENDING, "cancel order": _ENDING, "cancel account": _ENDING,
+    "cancel membership": _ENDING, "cancel plan": _ENDING, "close account": _ENDING, "close my account": _ENDING,
+    "unsubscribe": _ENDING, "deactivate": frozenset({"deactivate", "disable", "suspend"}),
+    "revoke": frozenset({"revoke", "remove"}), "sign out of all": frozenset({"sign", "log", "logout", "signout"}),
+    "log out of all": frozenset({"sign", "log", "logout", "signout"}),
+}  # fmt: skip

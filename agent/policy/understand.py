@@ -272,7 +272,11 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             generic = len(label) == 1 and label[0] in COMMIT_WORDS  # "press submit", "click save"
             effect = step.kind == "submit" or bool(label and label[0] in _EFFECT_WORDS)
             if generic:
-                ref = ref.model_copy(update={"commit": True})
+                # "Save", "submit the form", "… and submit": the form's commit control, whatever its
+                # label. "Click Save", "press the Submit button" name a label: only a commit control
+                # that carries it will do (never a "Save" for "Submit", nor a button whose visible
+                # text says something else).
+                ref = ref.model_copy(update={"commit": True, "named": step.description.startswith("Click ")})
             reading.add(Clause(id="", kind="activated", description=description, target=ref, action="click", effect=effect), step)
         case "press":
             ref = _ref(reading, step.target)

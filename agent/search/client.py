@@ -25,6 +25,8 @@ from tavily.errors import (
 )
 from tavily.errors import TimeoutError as TavilyTimeout
 
+from observability import redact_text
+
 SearchDepth = Literal["basic", "advanced"]
 UnavailableKind = Literal[
     "auth",
@@ -121,7 +123,7 @@ class TavilySearch:
         try:
             async with asyncio.timeout(self._timeout_s + 2.0):  # guard against a trickling server
                 body = await self._client.search(
-                    query,
+                    redact_text(query),  # a task's secret never goes to a search engine
                     search_depth=search_depth,
                     max_results=max_results,
                     include_domains=list(include_domains) if include_domains else None,

@@ -39,6 +39,7 @@ _ERRORS = error_responses(
     "INVALID_PAGE",
     "IDEMPOTENCY_KEY_REUSED",
     "SERVICE_UNAVAILABLE",
+    "SECRETS_UNREADABLE",
 )
 
 
@@ -120,6 +121,7 @@ def _to_input(body: InteractRequest, idempotency: IdempotencyKey | None = None) 
         last_action_error=body.last_action_error_text(),
         last_executed_action_index=body.last_executed_action_index,
         step_index=body.step_index,
+        confirm=body.confirm,
         chain_executed_actions=tuple(chain.executed_actions) if chain else (),
         chain_total_actions=chain.total_actions_in_chain if chain else None,
         client_observations=observations,

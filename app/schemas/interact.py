@@ -202,6 +202,14 @@ class InteractRequest(ApiModel):
             "is accepted for forward compatibility and not read; `stepIndex` is what marks the step"
         ),
     )
+    confirm: bool | None = Field(
+        default=None,
+        description=(
+            "The user's answer to a confirmation question (`status: needs_user_input` with `needsUserInput.confirm`: "
+            "a destructive action the goal did not ask for, held). true: the held action is sent now, if its element "
+            "is still on the page; false: the task fails with USER_DECLINED. Without it the question is asked again"
+        ),
+    )
     chain_partial_state: ChainPartialState | None = Field(
         default=None, description="How far a chain of actions got; sent with `lastExecutedActionIndex`"
     )

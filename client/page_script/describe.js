@@ -12,6 +12,24 @@ const isVisible = (el) => {
   return true;
 };
 
+// A target a person can see and reach: visible, not transparent (opacity 0 on it or an
+// ancestor), not inside an inert subtree nor one hidden from assistive technology
+// (aria-hidden="true"). Anything else is never an element of the tree: it cannot be a target.
+// A transparent field (not a button) of its own stays: a skinned checkbox or a terminal's
+// input is typed into or ticked through what the page draws over it.
+const FIELD_BUTTON_TYPES = new Set(['submit', 'button', 'reset', 'image']);
+const isTransparent = (el) => (el.checkVisibility
+  ? !el.checkVisibility({ opacityProperty: true })
+  : getComputedStyle(el).opacity === '0');
+const isPerceivable = (el) => {
+  if (!isVisible(el)) return false;
+  if (el.closest('[inert], [aria-hidden="true"]')) return false;
+  if (!isTransparent(el)) return true;
+  const field = isFormControl(el) && !FIELD_BUTTON_TYPES.has((el.getAttribute('type') || '').toLowerCase());
+  if (!field || getComputedStyle(el).opacity !== '0') return false;
+  return !el.parentElement || !isTransparent(el.parentElement);
+};
+
 const roleOf = (el) => {
   const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
   if (ROLE_ATTR[explicit]) return ROLE_ATTR[explicit];

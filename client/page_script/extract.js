@@ -103,7 +103,7 @@ const extract = (opts) => {
   const tree = [];
   let stamped = 0;
   for (const el of collect(document, [])) {
-    if (!isVisible(el) && !(isStepperReadout(el) && isShownEmpty(el))) continue;
+    if (!isPerceivable(el) && !(isStepperReadout(el) && isShownEmpty(el))) continue;
     const rect = emptyReadoutRect(el) || el.getBoundingClientRect();
     if (options.pruneToViewport && (rect.bottom < 0 || rect.right < 0
       || rect.top > window.innerHeight || rect.left > window.innerWidth)) continue;

@@ -17,6 +17,7 @@ import json
 import re
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
@@ -132,13 +133,15 @@ class RecordedRequest:
 
 
 class FakeGemini(LoopbackServer):
-    """The server. Replies are popped from one queue in order; an unscripted request gets
-    a 500 and is counted in ``unscripted`` so the test can fail clearly."""
+    """The server. Replies are popped from one queue in order; when the queue is empty,
+    ``responder`` (if set) answers from the request itself; otherwise an unscripted request
+    gets a 500 and is counted in ``unscripted`` so the test can fail clearly."""
 
     def __init__(self, *, api_key: str | None = None) -> None:
         self.expected_api_key = api_key
         self.requests: list[RecordedRequest] = []
         self.unscripted = 0
+        self.responder: Callable[[RecordedRequest], FakeReply] | None = None
         self._replies: deque[FakeReply] = deque()
         self._lock = threading.Lock()
         self._serve(_handler_for(self), "fake-gemini")
@@ -166,6 +169,8 @@ class FakeGemini(LoopbackServer):
                 return http_error(404, error_message=f"unknown path {request.path}")
             if self._replies:
                 return self._replies.popleft()
+            if self.responder is not None:
+                return self.responder(request)
             self.unscripted += 1
             return http_error(500, error_message="fake gemini: no scripted reply left")
 

@@ -80,6 +80,11 @@ class ElementRef(BaseModel):
         description="True for the control that commits the form (Save, Submit, Create, Send, OK…), whatever its "
         "exact label, when the goal does not name it exactly.",
     )
+    named: bool = Field(
+        default=False,
+        description="With commit: the goal names the control's label ('Click Submit', 'press the Save button'), "
+        "so only a control that carries that label will do — never the form's other commit control.",
+    )
     record: bool = Field(
         default=False,
         description="True when the container is a record of a list (an email, message, ticket, order) that opens: "

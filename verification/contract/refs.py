@@ -165,12 +165,15 @@ def _either_reading(ref: ElementRef, page: PageState, roles: frozenset[str] | No
 
 def _commit_control(ref: ElementRef, page: PageState) -> Resolution | None:
     """The page's one submit control: a submit-typed button, else the one button whose
-    label is a commit word (Save, Submit, OK…)."""
+    label is a commit word (Save, Submit, OK…) — one carrying the named label when the goal
+    names it (``ref.named``)."""
     buttons = [
         e for e in page.elements
         if e.role in _COMMIT_ROLES and perceivable(e, page) and "disabled" not in e.states
         and (not (ref.container or ref.container_kind) or _in_container(ref, e))
     ]  # fmt: skip
+    if ref.named:  # "Click Submit": a commit control labelled so (seen so), never another one
+        buttons = [e for e in buttons if _name_score(words(ref.name), e) > 0.0]
     typed = [e for e in buttons if e.input_type == "submit"]
     if len(typed) == 1:
         return Resolution((typed[0],))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -165,3 +166,20 @@ async def test_a_malformed_key_is_a_400(api: Api) -> None:
     for good in ("x" * 255, '"8e03978e-40d5-43e8-bc93-6894a57f9324"', "a b"):
         assert (await send(api, FIRST, good)).status_code == 200, good
     assert await task_ids(api) != []
+
+
+async def test_a_key_replay_carries_the_password_it_typed_and_the_database_does_not(api: Api, db_url: str) -> None:
+    secret = "Quokka-hunter7"
+    goal = f'Log in as alice with password "{secret}"'
+    password = {"i": "2", "r": "inp", "n": "Password", "ty": "password", "v": ""}
+    page = [{"i": "1", "r": "inp", "n": "Username", "v": "alice"}, password, {"i": "3", "r": "btn", "n": "Log in"}]
+    body = {"url": "https://portal.example/login", "query": goal, "interactiveTree": page}
+    answers = [await send(api, body, "login-1") for _ in range(2)]
+    assert [a.status_code for a in answers] == [200, 200] and answers[1].headers["Idempotent-Replayed"] == "true"
+    first, replay = answers[0].json(), answers[1].json()
+    # the step that types it: the replay carries the real value, as the answer did
+    assert first["action"] == replay["action"] == f'setValue("2", "{secret}")'
+    assert secret not in replay["thought"] and secret not in str(replay["contract"])
+    path = db_url.removeprefix("sqlite:///")
+    stored = b"".join(p.read_bytes() for p in Path(path).parent.glob(Path(path).name + "*") if not p.name.endswith(".secret-key"))
+    assert secret.encode() not in stored

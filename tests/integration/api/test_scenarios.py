@@ -338,7 +338,7 @@ async def test_a_long_task_shows_the_model_its_last_ten_steps_and_a_summary_of_t
     model = _model(PLANNING=plan, ACTION_GENERATION=act, VERIFICATION=lambda s: {"action_succeeded": True, "task_completed": False, "confidence": 0.9, "reason": "Typed."})
     api = await _with_model(make_api, model)
     answered: dict[int, str] = {}
-    first = (await api.interact({"url": url, "query": "Answer yes to every survey question", "dom": _survey(answered)})).json()
+    first = (await api.interact({"url": url, "query": "Answer yes to every survey question and send it", "dom": _survey(answered)})).json()
     ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
     for n in range(1, 13):
         answered[n] = "yes"

@@ -27,6 +27,7 @@ from observability import (
     NoopTracer,
     build_tracer,
     current_trace_id,
+    hide_secrets,
     interact_trace_name,
     record_correction,
     record_task_finished,
@@ -460,3 +461,23 @@ async def test_the_fake_decodes_otlp_json_like_protobuf(rig: Rig) -> None:
     assert request.headers["content-encoding"] == "gzip"
     as_json = json_format.MessageToJson(ExportTraceServiceRequest.FromString(request.body))
     assert decode_otlp(as_json.encode(), "application/json") == rig.fake.spans
+
+
+async def test_a_secret_reaches_langfuse_only_as_its_placeholder(rig: Rig) -> None:
+    """Span input/output, trace output and score comments: the real SDK's ``mask`` and the
+    score path show a registered secret as ``[secret:1]`` and a card number as ``[secret]``."""
+    secret, card = "Quokka-hunter7", "4111 1111 1111 1111"
+    with hide_secrets({1: secret}):
+        async with rig.tracer.start_trace("secret-trace", task_id=TASK, input_summary={"goal": f"log in with {secret}"}) as trace:
+            with trace.span("action_generation", input_summary={"action": f'setValue("2", "{secret}")'}) as span:
+                span.set_output({"thought": f"type {secret}, pay with {card}"})
+                trace.score("verification_success", True, comment=f"field holds {secret}")
+            trace.set_output({"action": f'setValue("2", "{secret}")'})
+    rig.tracer.flush()
+    rig.fake.wait_for(lambda f: len(f.named("action_generation")) == 1 and len(f.scores) >= 1)
+    for request in rig.fake.requests:
+        assert secret.encode() not in request.body and card.encode() not in request.body
+    [span] = rig.fake.named("action_generation")
+    assert span.json_attr("langfuse.observation.input") == {"action": 'setValue("2", "[secret:1]")'}
+    assert span.json_attr("langfuse.observation.output") == {"thought": "type [secret:1], pay with [secret]"}
+    assert rig.fake.scores[-1]["comment"] == "field holds [secret:1]"

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 
 from agent.errors import ServiceUnavailable, StepwiseError
 from app.deps import Context
-from observability import bind_identity, bind_ids
+from observability import bind_identity, bind_ids, hide_more
 from observability.errors import flush_sentry
 from tests.integration.observability.conftest import AppFactory
 from tests.support.fake_sentry import FakeSentry
@@ -26,6 +26,11 @@ def failing_routes(app: FastAPI) -> None:
         bind_ids(session_id="session-1", task_id="task-1")  # what the agent service does
         page = SECRET_PAGE  # a local the report must not carry
         raise RuntimeError(f"injected failure after reading {len(page)} chars")
+
+    @app.get("/test/boom-with-a-secret")
+    async def boom_with_a_secret() -> None:
+        hide_more({1: "Quokka-hunter7"})  # what the agent does with a task's password
+        raise RuntimeError("could not type Quokka-hunter7 (card 4111 1111 1111 1111)")
 
     @app.post("/test/boom-with-body")
     async def boom_with_body(body: dict[str, str]) -> None:
@@ -135,3 +140,14 @@ async def test_without_a_dsn_nothing_is_initialised(make_app: AppFactory) -> Non
     observed = await make_app()
     assert observed.observability.sentry_enabled is False
     assert sentry_sdk.get_client().is_active() is False
+
+
+async def test_an_error_report_shows_a_secret_only_as_its_placeholder(make_app: AppFactory, fake_sentry: FakeSentry) -> None:
+    observed = await make_app(configure=failing_routes, sentry_dsn=fake_sentry.dsn)
+    response = await observed.client.get("/test/boom-with-a-secret", headers=observed.headers())
+    assert response.status_code == 500
+    flush_sentry()
+    [event] = fake_sentry.wait_for_events(1)
+    text = str(event)
+    assert "Quokka-hunter7" not in text and "4111 1111 1111 1111" not in text
+    assert event["exception"]["values"][-1]["value"] == "could not type [secret:1] (card [secret])"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 import time
 
@@ -79,3 +80,13 @@ async def test_ordinary_work_runs_inline_and_heavy_work_in_the_pool() -> None:
     here = threading.current_thread().name
     assert await offload.page_work(False, _busy, 0.0) == here
     assert (await offload.page_work(True, _busy, 0.0)).startswith("stepwise-page")
+
+
+_REQUEST: contextvars.ContextVar[str] = contextvars.ContextVar("request", default="none")
+
+
+async def test_work_in_the_pool_sees_the_callers_context() -> None:
+    """Bound log ids and the request's secrets registry are context variables: a log line
+    written in the pool must be tagged and masked like one written on the loop."""
+    _REQUEST.set("req-1")
+    assert await offload.off_loop(_REQUEST.get) == "req-1"

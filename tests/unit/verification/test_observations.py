@@ -92,7 +92,7 @@ def test_hash_only_path_lists_the_alerts_on_the_page_as_context() -> None:
     before = BeforeState(url=URL, dom_hash=page.dom_hash, skeleton=None)
     after = page_from_html(FORM + '<div role="alert">Name is required</div>')
     assert (
-        "Message/alert on page: 'Name is required' (alert)"
+        "Message/alert on page: 'Name is required' (error)"
         in build_observation_list(before, after, None).observations
     )
 

@@ -68,8 +68,7 @@ def test_v3_messages_come_from_alert_nodes_and_sentinel_fields() -> None:
         verification_passed=False,
         recent_events=["node added"],
     )
-    assert page.messages == (
-        PageMessage("alert", "Name is required"),
+    assert page.messages == (  # the alert reports a failure: an error message, the same as the sentinel's
         PageMessage("error", "Name is required"),
         PageMessage("success", "Saved"),
     )

@@ -20,7 +20,7 @@ def test_shape_is_json_and_versioned() -> None:
         "version": 1,
         "source": "html",
         "elements": {"s": {"tag": "button", "role": "button", "text": "Save"}},
-        "messages": {"alert:0": "Name is required"},
+        "messages": {"error:0": "Name is required"},
     }
 
 
@@ -89,7 +89,7 @@ def test_nested_empty_and_hidden_messages_are_skipped() -> None:
         '<div class="error" style="display:none">Email is invalid</div>'
         '<div hidden><p class="error">Hidden error</p></div>'
     )["messages"]
-    assert messages == {"alert:0": "Card declined"}
+    assert messages == {"error:0": "Card declined"}  # an alert that reports a failure is an error
 
 
 def test_hidden_elements_are_left_out_so_showing_them_reads_as_appearing() -> None:
