@@ -57,6 +57,20 @@ class TaskConflictError(StepwiseError):
     code = "TASK_CONFLICT"
 
 
+class IdempotencyKeyReused(StepwiseError):
+    """The Idempotency-Key was first used with another request (body, method or path)."""
+
+    status_code = 422
+    code = "IDEMPOTENCY_KEY_REUSED"
+
+
+class IdempotencyKeyInFlight(StepwiseError):
+    """The request that first used this Idempotency-Key is still being answered."""
+
+    status_code = 409
+    code = "IDEMPOTENCY_KEY_IN_FLIGHT"
+
+
 class SecretsUnavailable(StepwiseError):
     """The task's sealed secrets cannot be opened with this server's key (lost or rotated):
     the task has been failed with SECRETS_UNREADABLE."""

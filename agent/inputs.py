@@ -48,6 +48,14 @@ class PageInput:
 
 
 @dataclass(frozen=True)
+class IdempotencyKey:
+    """The client's ``Idempotency-Key`` and the fingerprint of the request that carried it."""
+
+    key: str
+    fingerprint: str  # SHA-256 hex of method, path and canonical JSON body
+
+
+@dataclass(frozen=True)
 class InteractInput:
     page: PageInput
     query: str | None
@@ -62,6 +70,7 @@ class InteractInput:
     chain_total_actions: int | None = None
     client_observations: ClientObservations | None = None
     confirm: bool | None = None  # the user's answer to a held destructive action (agent.destructive)
+    idempotency: IdempotencyKey | None = None
 
 
 @dataclass(frozen=True)
@@ -85,3 +94,4 @@ class InteractOutcome:
     server_ms: float = 0.0
     model_ms: float = 0.0
     replayed: bool = False  # a re-sent request, answered with the stored answer of its step
+    idempotent_replay: bool = False  # answered from an Idempotency-Key record (header Idempotent-Replayed)

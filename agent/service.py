@@ -12,6 +12,7 @@ import structlog
 from agent.context import AgentDeps, RequestContext
 from agent.contracts import contract_summary, stored_contract
 from agent.errors import (
+    IdempotencyKeyInFlight,
     InvalidPage,
     MaxStepsExceeded,
     SecretsUnavailable,
@@ -21,6 +22,7 @@ from agent.errors import (
     TaskNotFound,
 )
 from agent.graph import interact_graph
+from agent.idempotency import answer_without_step, claim_key, keep_answer, release
 from agent.inputs import InteractInput, InteractOutcome
 from agent.offload import INLINE_DOM_BYTES, INLINE_ELEMENTS, page_work
 from agent.progress import TaskProgress
@@ -32,7 +34,7 @@ from agent.state import Candidate, GraphContext, InteractState
 from cost import UsageService
 from observability import bind_ids, hide_more, hide_secrets, interact_trace_name, record_task_finished, redact
 from planning import Plan
-from storage import TERMINAL_TASK_STATUSES, Session, Task, TaskAction, TaskConflict, new_id
+from storage import TERMINAL_TASK_STATUSES, IdempotencyConflict, IdempotencyRecord, Session, Task, TaskAction, TaskConflict, new_id
 from verification import (
     Action,
     ActionSyntaxError,
@@ -71,6 +73,42 @@ async def interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps)
 async def _interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
     started = time.perf_counter()
     page = await page_work(_heavy_request(request), _page_state, request)
+    if request.idempotency is None:
+        return await _step(request, ctx, deps, page, started, None)
+    claim, held = await claim_key(request.idempotency, ctx, deps)
+    if held is not None:  # the key's first request was answered: that answer again
+        return dataclasses.replace(await _answered(held, ctx, deps), server_ms=(time.perf_counter() - started) * 1000)
+    assert claim is not None
+    try:
+        outcome = await _step(request, ctx, deps, page, started, claim)
+    except BaseException:  # an error keeps nothing: the key is free for the retry
+        await release(claim, deps)
+        raise
+    if outcome.replayed:  # answered from a stored step, nothing ran: nothing to keep
+        await release(claim, deps)
+    else:  # finalize completed the claim with its step; an answer without one is kept here
+        await keep_answer(claim, outcome, deps)
+    return outcome
+
+
+async def _answered(held: IdempotencyRecord, ctx: RequestContext, deps: AgentDeps) -> InteractOutcome:
+    """The answer a completed Idempotency-Key points at, its secrets revealed as a replay's are."""
+    if held.task_id is None:
+        return answer_without_step(held)
+    task = await deps.store.tasks.get(ctx.tenant_id, held.task_id)
+    if task is None:  # written together with the key: only a deleted task gets here
+        raise TaskNotFound(f"No task {held.task_id!r}", details={"taskId": held.task_id})
+    secrets = await _open_secrets(task, ctx, deps)
+    steps = [a for a in await deps.store.actions.list(ctx.tenant_id, task.id) if a.step_index == held.step_index]
+    if not steps:
+        raise TaskNotFound(f"No step {held.step_index} of task {task.id!r}", details={"taskId": task.id})
+    replayed = replayed_outcome(reveal_task(task, secrets), task.session_id, reveal_action(steps[0], secrets))
+    return dataclasses.replace(replayed, idempotent_replay=True)
+
+
+async def _step(
+    request: InteractInput, ctx: RequestContext, deps: AgentDeps, page: PageState, started: float, claim: IdempotencyRecord | None
+) -> InteractOutcome:
     loaded = await _load(request, ctx, deps, page)
     task, session = loaded.task, loaded.session
     if loaded.replay is not None:
@@ -109,6 +147,7 @@ async def _interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps
             history=history,
             trace_id=trace.trace_id,
             secrets=loaded.secrets,
+            idempotency=claim,
         )
         with UsageService.for_request() as usage:
             try:
@@ -117,6 +156,11 @@ async def _interact(request: InteractInput, ctx: RequestContext, deps: AgentDeps
                 raise TaskConflictError(
                     "Another request on this task step was answered first; nothing was changed by this one",
                     details={"taskId": exc.task_id},
+                ) from exc
+            except IdempotencyConflict as exc:  # this request's claim outlived its lease and was taken over
+                raise IdempotencyKeyInFlight(
+                    "A retry of this request took over its Idempotency-Key; nothing was changed by this one",
+                    details={"idempotencyKey": exc.key, "retryAfterSeconds": 1},
                 ) from exc
     return _answer(final, session, usage.as_response(), (time.perf_counter() - started) * 1000)
 

@@ -16,7 +16,7 @@ from agent.policy import ParsedGoal
 from agent.progress import TaskProgress
 from agent.secrets import TaskSecrets
 from planning import Plan
-from storage import CorrectionRecord, Message, Session, Task, TaskAction
+from storage import CorrectionRecord, IdempotencyRecord, Message, Session, Task, TaskAction
 from verification import Action, Contract, ExpectedOutcome, PageState, VerificationResult
 
 StepStatus = Literal["active", "completed", "failed", "needs_confirmation"]
@@ -66,6 +66,7 @@ class GraphContext:
     history: tuple[Message, ...] = ()
     trace_id: str | None = None
     secrets: TaskSecrets = field(default_factory=TaskSecrets)  # the task's secret values (agent.secrets)
+    idempotency: IdempotencyRecord | None = None  # the Idempotency-Key claim finalize completes
 
 
 class InteractState(TypedDict, total=False):

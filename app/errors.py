@@ -12,19 +12,30 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agent.errors import StepwiseError
+from app.error_codes import AUTHENTICATED, ERROR_CODES, JSON_BODY, example_body
 from storage import StoreUnavailable, TaskConflict
 
 log = structlog.get_logger(__name__)
 
 
 class ErrorBody(BaseModel):
-    code: str = Field(description="Stable machine-readable code, e.g. TASK_NOT_FOUND")
-    message: str = Field(description="What was wrong, for a person")
-    details: dict[str, Any] = Field(default_factory=dict, description="Structured context (field paths, limits)")
+    code: str = Field(
+        description="Stable machine-readable code; branch on it, not on `message`. "
+        + " ".join(f"{code} ({'/'.join(map(str, info.statuses))}): {info.meaning}." for code, info in ERROR_CODES.items()),
+        # The enum is documentation (a test keeps it complete); an answer is never refused for it.
+        json_schema_extra={"enum": list(ERROR_CODES)},
+    )
+    message: str = Field(description="What was wrong, in English, for a person (may change; do not parse it)")
+    details: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Structured context, per code: `errors` (each invalid field: field path, message, type), `field`, "
+        "`limit`/`value`/`actual` of a size limit, `taskId`, `sessionId`, `stepIndex`/`newestStepIndex`, "
+        "`retryAfterSeconds` (also sent as the Retry-After header), `idempotencyKey`",
+    )
 
 
 class ErrorResponse(BaseModel):
-    error: ErrorBody
+    error: ErrorBody = Field(description="Every non-2xx answer has this one shape")
 
 
 def error_response(
@@ -52,12 +63,33 @@ _HTTP_CODES = {
     503: "SERVICE_UNAVAILABLE",
 }
 
-# Documented on every route that can produce them.
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse, "description": code.replace("_", " ").capitalize()}
-    for status, code in _HTTP_CODES.items()
-    if status not in (403, 405, 415)
-}
+_RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying", "schema": {"type": "integer", "minimum": 1}}}
+
+
+def error_responses(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that can answer with ``codes``: per status, the
+    error shape, what each code means, and an example body per code."""
+    by_status: dict[int, list[str]] = {}
+    for code in dict.fromkeys(codes):
+        for status in ERROR_CODES[code].statuses:
+            by_status.setdefault(status, []).append(code)
+    responses: dict[int | str, dict[str, Any]] = {}
+    for status in sorted(by_status):
+        listed = by_status[status]
+        examples = {code: {"summary": ERROR_CODES[code].meaning, "value": example_body(code)} for code in listed}
+        response: dict[str, Any] = {
+            "model": ErrorResponse,
+            "description": " · ".join(f"`{code}`: {ERROR_CODES[code].meaning}" for code in listed),
+            "content": {"application/json": {"examples": examples}},
+        }
+        if any("retryAfterSeconds" in ERROR_CODES[code].details for code in listed):
+            response["headers"] = _RETRY_AFTER
+        responses[status] = response
+    return responses
+
+
+#: The errors any authenticated route with a JSON body or query can produce.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = error_responses(*AUTHENTICATED, *JSON_BODY)
 
 
 def _field_path(loc: tuple[Any, ...]) -> str:

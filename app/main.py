@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import structlog
 from fastapi import FastAPI
@@ -19,11 +20,35 @@ from app.errors import install_error_handlers
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.observability_setup import Observability
 from app.routes import health, interact, sessions, tasks
+from app.schemas.examples import restore_examples
+from app.schemas.grammar import ACTION_GRAMMAR
 from app.settings import Settings, get_settings
 from observability import configure_logging
 from storage import Store, open_store, path_from_url
 
 log = structlog.get_logger(__name__)
+
+API_DESCRIPTION = f"""
+The extension (or any client) sends the page and the user's goal to `POST /api/agent/interact`
+and gets **one next action**. It executes it, then sends the page again with `taskId`, `sessionId`
+and the answer's `stepIndex`: Stepwise verifies the action from what changed and answers the next
+one, until `status` is no longer `active`. A task is `completed` only when its goal contract (the
+`contract` clauses) holds on the page; when Stepwise cannot do or prove the goal it ends `failed`
+(`failureCode`) or `needs_confirmation`.
+
+**Actions.** {ACTION_GRAMMAR}. `actionDetails` carries the same action as data.
+
+**Authentication.** `Authorization: Bearer <API key>`; keys are made with `stepwise keys create`.
+
+**Errors.** Every non-2xx answer is `{{"error": {{"code", "message", "details"}}}}`; branch on `code`
+(the `ErrorBody.code` enum lists every code; each route lists the ones it can answer with, with an
+example). 429 and some 409s carry `Retry-After`.
+
+**Retries.** A lost answer is never a second step: re-send a continuation with the same `stepIndex`
+and the same page and the stored answer comes back (`replayed: true`); send an `Idempotency-Key`
+header (a UUID per request, the same on its re-sends) and a re-sent first request gets its stored
+answer (`Idempotent-Replayed: true`) instead of starting a second task.
+"""
 
 
 def build_store(settings: Settings) -> Store:
@@ -74,7 +99,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         )
         app.state.agent_deps = AgentDeps(
             store=app_store,
-            config=AgentConfig(max_steps=settings.max_steps, task_idle_minutes=settings.task_idle_minutes),
+            config=AgentConfig(
+                max_steps=settings.max_steps,
+                task_idle_minutes=settings.task_idle_minutes,
+                idempotency_ttl_seconds=settings.idempotency_ttl_hours * 3600,
+                idempotency_lease_seconds=settings.idempotency_lease_seconds,
+            ),
             gateway=gateway,
             search=search,
             tracer=obs.tracer,
@@ -103,6 +133,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         title="Stepwise",
         version="0.1.0",
         summary="Backend for browser agents: the next action, verified from what changed on the page.",
+        description=API_DESCRIPTION,
         lifespan=lifespan,
     )
     install_error_handlers(app)
@@ -117,10 +148,22 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             CORSMiddleware,
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
-            expose_headers=["Retry-After", "X-Request-ID"],
+            allow_headers=["Authorization", "Content-Type", "X-Request-ID", "Idempotency-Key"],
+            expose_headers=["Retry-After", "X-Request-ID", "Idempotent-Replayed"],
             max_age=600,
         )
     app.add_middleware(RequestContextMiddleware)
     obs.install(app)  # /api/usage, /metrics, 500 handler, request latency (outermost)
+    _keep_example_nulls(app)
     return app
+
+
+def _keep_example_nulls(app: FastAPI) -> None:
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            restore_examples(generate())  # generate() caches the document in app.openapi_schema
+        return app.openapi_schema or generate()
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -94,6 +94,12 @@ class Settings(BaseSettings):
     max_query_chars: int = Field(default=2_000, ge=1, description="Longest `query` accepted")
     max_steps: int = Field(default=50, ge=1, description="Steps per task before MAX_STEPS_EXCEEDED")
     task_idle_minutes: int = Field(default=30, ge=1, description="Active tasks idle longer become interrupted")
+    idempotency_ttl_hours: int = Field(
+        default=24, ge=1, le=24 * 30, description="How long the answer to an Idempotency-Key is kept for a re-send"
+    )
+    idempotency_lease_seconds: int = Field(
+        default=120, ge=5, le=3600, description="A request holding an Idempotency-Key longer than this died; a retry takes it over"
+    )
     header_timeout_s: float = Field(
         default=10.0, gt=0, le=300, description="A connection must send a whole request head within this (slowloris guard)"
     )

@@ -3,11 +3,18 @@
 Every non-2xx answer becomes a :class:`StepwiseAPIError` carrying the server's error shape
 ``{"error": {"code", "message", "details"}}``. A 429 is retried once after its
 ``Retry-After``; a second 429 is raised.
+
+Each interact request carries an ``Idempotency-Key`` (a new UUID per request): when its
+answer is lost (the connection dropped, the read timed out) it is sent once more with the
+same key, and the server answers with the stored answer instead of starting a second task or
+step; while the first is still being answered (409 IDEMPOTENCY_KEY_IN_FLIGHT) the client
+waits its ``Retry-After`` and asks again, a few times.
 """
 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -16,6 +23,9 @@ import httpx
 
 DEFAULT_TIMEOUT: Final[httpx.Timeout] = httpx.Timeout(60.0, connect=5.0)
 MAX_RETRY_AFTER_S: Final[float] = 60.0
+IDEMPOTENCY_HEADER: Final = "Idempotency-Key"
+RESENDS_AFTER_LOST_ANSWER: Final = 1
+WAITS_WHILE_IN_FLIGHT: Final = 5
 
 
 class StepwiseAPIError(RuntimeError):
@@ -113,7 +123,9 @@ class StepwiseClient:
         await self._http.aclose()
 
     async def interact(self, body: Mapping[str, Any]) -> InteractAnswer:
-        return InteractAnswer(await self._request("POST", "/api/agent/interact", json=dict(body)))
+        key = str(uuid.uuid4())  # one per request, the same on its re-sends
+        headers = {IDEMPOTENCY_HEADER: key}
+        return InteractAnswer(await self._request("POST", "/api/agent/interact", json=dict(body), headers=headers, resend=True))
 
     async def active_task(self, session_id: str, url: str) -> dict[str, Any] | None:
         """``GET /api/session/{id}/task/active?url=``; None when the session has no active task."""
@@ -134,15 +146,23 @@ class StepwiseClient:
             return False
         return response.status_code == 200
 
-    async def _request(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        for attempt in (1, 2):
+    async def _request(self, method: str, path: str, *, resend: bool = False, **kwargs: Any) -> dict[str, Any]:
+        """``resend``: the request carries an Idempotency-Key, so sending it again is safe."""
+        rate_limited = 0
+        lost = 0
+        in_flight = 0
+        while True:
             try:
                 response = await self._http.request(method, path, **kwargs)
-            except httpx.TimeoutException as exc:
-                raise StepwiseAPIError(0, "TIMEOUT", f"{method} {path} timed out: {exc!r}") from exc
             except httpx.HTTPError as exc:
+                if resend and lost < RESENDS_AFTER_LOST_ANSWER and not isinstance(exc, httpx.ConnectTimeout):
+                    lost += 1  # the answer may have been decided and lost: the key gets it back
+                    continue
+                if isinstance(exc, httpx.TimeoutException):
+                    raise StepwiseAPIError(0, "TIMEOUT", f"{method} {path} timed out: {exc!r}") from exc
                 raise StepwiseAPIError(0, "UNREACHABLE", f"{method} {path} failed: {exc!r}") from exc
-            if response.status_code == 429 and attempt == 1:
+            if response.status_code == 429 and rate_limited == 0:
+                rate_limited += 1
                 await asyncio.sleep(_retry_after(response))
                 continue
             if response.is_success:
@@ -151,8 +171,12 @@ class StepwiseClient:
                 except ValueError as exc:
                     raise StepwiseAPIError(response.status_code, "INVALID_RESPONSE", f"{method} {path}: not JSON") from exc
                 return body if isinstance(body, dict) else {"items": body}
-            raise _error(response)
-        raise AssertionError("unreachable")
+            error = _error(response)
+            if resend and error.code == "IDEMPOTENCY_KEY_IN_FLIGHT" and in_flight < WAITS_WHILE_IN_FLIGHT:
+                in_flight += 1  # the first send is still being answered: its answer comes back after it
+                await asyncio.sleep(_retry_after(response))
+                continue
+            raise error
 
 
 def _retry_after(response: httpx.Response) -> float:

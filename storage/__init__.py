@@ -8,6 +8,7 @@ Other packages import from here only::
 from storage.base import (
     ApiKeyRepository,
     CorrectionRepository,
+    IdempotencyRepository,
     KnowledgeRepository,
     MessageRepository,
     RateLimitRepository,
@@ -20,7 +21,7 @@ from storage.base import (
     UsageRepository,
     VerificationRepository,
 )
-from storage.errors import DuplicateKey, StorageError, StoreUnavailable, TaskConflict
+from storage.errors import DuplicateKey, IdempotencyConflict, StorageError, StoreUnavailable, TaskConflict
 from storage.factory import DEFAULT_DATABASE_URL, open_store
 from storage.keys import hash_api_key
 from storage.models import (
@@ -29,6 +30,8 @@ from storage.models import (
     ChunkHit,
     CorrectionRecord,
     FinalizeBatch,
+    IdempotencyCompletion,
+    IdempotencyRecord,
     KnowledgeChunk,
     KnowledgeDocument,
     Message,
@@ -61,6 +64,10 @@ __all__ = [
     "CorrectionRepository",
     "DuplicateKey",
     "FinalizeBatch",
+    "IdempotencyCompletion",
+    "IdempotencyConflict",
+    "IdempotencyRecord",
+    "IdempotencyRepository",
     "KnowledgeChunk",
     "KnowledgeDocument",
     "KnowledgeRepository",

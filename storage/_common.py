@@ -23,6 +23,7 @@ from storage.models import (
     RateDecision,
     CorrectionRecord,
     FinalizeBatch,
+    IdempotencyRecord,
     KnowledgeChunk,
     KnowledgeDocument,
     Message,
@@ -139,6 +140,17 @@ def check_batch(batch: FinalizeBatch) -> None:
     for record in step_records:
         if record.task_id != task.id:
             raise ValueError(f"{_name(record)} belongs to task {record.task_id!r}, not {task.id!r}")
+    done = batch.idempotency
+    if done is not None and (done.tenant_id != task.tenant_id or done.task_id not in (None, task.id)):
+        raise ValueError(f"idempotency key {done.key!r} belongs to another tenant or task than task {task.id!r}")
+
+
+def may_take_over(held: IdempotencyRecord, claim: IdempotencyRecord, now: datetime) -> bool:
+    """Whether ``claim`` replaces the record ``held`` under the same key: it expired, or it is
+    an in-flight claim of the same request whose holder let its lease run out (a killed worker)."""
+    if to_utc(held.expires_at) <= to_utc(now):
+        return True
+    return held.state == "in_flight" and held.fingerprint == claim.fingerprint and to_utc(held.locked_until) <= to_utc(now)
 
 
 def check_chunks(document: KnowledgeDocument, chunks: Sequence[KnowledgeChunk]) -> None:

@@ -15,6 +15,8 @@ from storage.models import (
     ChunkHit,
     CorrectionRecord,
     FinalizeBatch,
+    IdempotencyCompletion,
+    IdempotencyRecord,
     KnowledgeChunk,
     KnowledgeDocument,
     Message,
@@ -149,6 +151,24 @@ class RateLimitRepository(Protocol):
         every replica."""
 
 
+class IdempotencyRepository(Protocol):
+    """``Idempotency-Key`` records, one per (tenant_id, user_id, key). A claim is completed
+    by the ``finalize`` that writes its step (``FinalizeBatch.idempotency``), or by
+    :meth:`complete` when no step holds the answer."""
+
+    async def claim(self, record: IdempotencyRecord, now: datetime) -> IdempotencyRecord | None:
+        """Store ``record`` (in flight) and return None when its key is free: absent, expired,
+        or an abandoned in-flight claim of the same fingerprint (its lease ended). Otherwise
+        write nothing and return the record that holds the key. Atomic: of two concurrent
+        claims of one key exactly one gets None."""
+    async def get(self, tenant_id: str, user_id: str, key: str) -> IdempotencyRecord | None: ...
+    async def complete(self, done: IdempotencyCompletion) -> bool:
+        """Complete the claim ``done.token`` holds; False when it holds none (taken over)."""
+    async def release(self, tenant_id: str, user_id: str, key: str, token: str) -> bool:
+        """Delete the in-flight claim ``token`` holds (its request ended without an answer to
+        keep): the key is free again. False when it holds none."""
+
+
 class Store(Protocol):
     """One database. Created once at start-up (lifespan) and closed at shutdown."""
 
@@ -164,6 +184,7 @@ class Store(Protocol):
     skills: SkillRepository
     knowledge: KnowledgeRepository
     rate_limits: RateLimitRepository
+    idempotency: IdempotencyRepository
 
     async def init(self) -> None:
         """Create tables / collections and indexes. Idempotent."""
@@ -175,7 +196,9 @@ class Store(Protocol):
         """Write the batch atomically under the task's version guard; return the stored task.
 
         Raises ``TaskConflict`` (and writes nothing) when the task's version is not
-        ``batch.expected_version`` or, for a new task, when the id already exists.
+        ``batch.expected_version`` or, for a new task, when the id already exists, and
+        ``IdempotencyConflict`` (writes nothing) when ``batch.idempotency`` names a claim the
+        request no longer holds.
         """
 
     async def close(self) -> None: ...

@@ -14,6 +14,14 @@ class TaskConflict(StorageError):
         self.expected_version = expected_version
 
 
+class IdempotencyConflict(StorageError):
+    """The Idempotency-Key claim a write was to complete is no longer held by that request."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"idempotency key {key!r} is not held by this request")
+        self.key = key
+
+
 class DuplicateKey(StorageError):
     """A record with the same unique key already exists."""
 

@@ -205,6 +205,45 @@ class KnowledgeChunk(Record):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+IdempotencyState = Literal["in_flight", "completed"]
+
+
+class IdempotencyRecord(Record):
+    """One ``Idempotency-Key`` of one user: claimed while the request that brought it runs,
+    then where its answer is (the step it decided, or the answer itself when no step holds
+    it). Unique per (tenant_id, user_id, key); gone after ``expires_at``."""
+
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    user_id: str
+    key: str = Field(description="The client's key, 1-255 printable characters")
+    fingerprint: str = Field(description="SHA-256 hex of the method, path and canonical body that first used the key")
+    state: IdempotencyState = "in_flight"
+    token: str = Field(default_factory=new_id, description="Which request holds the claim (it alone may complete it)")
+    locked_until: datetime = Field(description="An in-flight claim not completed by then was abandoned (a killed worker)")
+    task_id: str | None = None
+    step_index: int | None = Field(default=None, description="The step whose stored answer is the answer")
+    status_code: int | None = None
+    response: dict[str, Any] | None = Field(default=None, description="The answer, when no step holds it")
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+
+
+class IdempotencyCompletion(BaseModel):
+    """What completes a claim: written in the same transaction as the step it answers."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tenant_id: str
+    user_id: str
+    key: str
+    token: str
+    status_code: int = 200
+    task_id: str | None = None
+    step_index: int | None = None
+    response: dict[str, Any] | None = None
+
+
 class ChunkHit(BaseModel):
     chunk: KnowledgeChunk
     score: float
@@ -252,3 +291,8 @@ class FinalizeBatch(BaseModel):
     verifications: list[VerificationRecordRow] = Field(default_factory=list)
     corrections: list[CorrectionRecord] = Field(default_factory=list)
     usage: list[UsageLog] = Field(default_factory=list)
+    idempotency: IdempotencyCompletion | None = Field(
+        default=None,
+        description="The Idempotency-Key claim this step answers: completed with the step, or nothing is written "
+        "(IdempotencyConflict when the claim is no longer this request's)",
+    )

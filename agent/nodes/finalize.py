@@ -6,6 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.contracts import contract_summary
+from agent.idempotency import completion
 from agent.progress import fingerprint
 from agent.secret_records import conceal_batch
 from agent.state import GraphContext, InteractState, StepOutcome
@@ -88,6 +89,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         message_outcome=_message_outcome(state),
         verifications=_verification_rows(state, now),
         corrections=[c.model_copy(update={"step_index": step_index}) for c in state.get("corrections", [])],
+        idempotency=completion(ctx.idempotency, task.id, step_index) if ctx.idempotency is not None else None,
     )
     # Written with the task's secrets as placeholders, their values sealed (agent.secret_records).
     stored = await ctx.deps.store.finalize(conceal_batch(batch, secrets, ctx.deps.sealer))

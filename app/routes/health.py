@@ -4,6 +4,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from app.deps import StoreDep
+from app.errors import error_responses
 
 router = APIRouter(tags=["health"])
 
@@ -13,7 +14,7 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", summary="Readiness: the database answers", responses={503: {"description": "Database unreachable"}})
+@router.get("/readyz", summary="Readiness: the database answers", responses=error_responses("STORE_UNAVAILABLE"))
 async def readyz(store: StoreDep) -> JSONResponse:
     if await store.ping():
         return JSONResponse({"status": "ready", "database": store.backend})

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Header, Request, Response
 
 import agent
 from agent import InteractInput, InteractOutcome, PageInput
+from agent.inputs import IdempotencyKey
 from app.json_body import JsonRoute
 from app.deps import Deps, InteractContext, SettingsDep
-from app.errors import ERROR_RESPONSES
+from app.error_codes import AUTHENTICATED, JSON_BODY
+from app.errors import error_responses
+from app.idempotency import HEADER, HEADER_DESCRIPTION, KEY_PATTERN, MAX_KEY_LENGTH, REPLAYED_HEADER, fingerprint, parse_key
 from app.limits import check_interact_limits, check_raw_tree
 from app.schemas.common import camelize
+from app.schemas.examples import REQUEST_EXAMPLES, RESPONSE_EXAMPLES
 from app.schemas.interact import ActionDetailsOut, ContractOut, InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
@@ -19,22 +25,73 @@ class _InteractRoute(JsonRoute):
 
 
 router = APIRouter(prefix="/api/agent", tags=["agent"], route_class=_InteractRoute)
+_ERRORS = error_responses(
+    *AUTHENTICATED,
+    *JSON_BODY,
+    "IDEMPOTENCY_KEY_INVALID",
+    "MAX_STEPS_EXCEEDED",
+    "TASK_NOT_FOUND",
+    "SESSION_NOT_FOUND",
+    "TASK_CONFLICT",
+    "TASK_FINISHED",
+    "IDEMPOTENCY_KEY_IN_FLIGHT",
+    "LIMIT_EXCEEDED",
+    "INVALID_PAGE",
+    "IDEMPOTENCY_KEY_REUSED",
+    "SERVICE_UNAVAILABLE",
+    "SECRETS_UNREADABLE",
+)
 
 
 @router.post(
     "/interact",
     response_model=InteractResponse,
     response_model_by_alias=True,
-    responses=ERROR_RESPONSES,
+    responses={
+        200: {
+            "description": "The next action, or the end of the task (status), and the verdict on the previous action",
+            "content": {"application/json": {"examples": RESPONSE_EXAMPLES}},
+            "headers": {
+                REPLAYED_HEADER: {
+                    "description": "`true` when this is the stored answer of an earlier request with the same "
+                    "Idempotency-Key (nothing ran); absent otherwise",
+                    "schema": {"type": "string", "enum": ["true"]},
+                }
+            },
+        },
+        **_ERRORS,
+    },
     summary="Verify the previous action and return the next one",
 )
-async def interact(body: InteractRequest, ctx: InteractContext, deps: Deps, settings: SettingsDep) -> InteractResponse:
+async def interact(
+    body: Annotated[InteractRequest, Body(openapi_examples=REQUEST_EXAMPLES)],
+    request: Request,
+    response: Response,
+    ctx: InteractContext,
+    deps: Deps,
+    settings: SettingsDep,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias=HEADER,
+            description=HEADER_DESCRIPTION,
+            # Documented, checked by parse_key (a typed 400 rather than a generic 422).
+            json_schema_extra={"minLength": 1, "maxLength": MAX_KEY_LENGTH + 2, "pattern": KEY_PATTERN},
+        ),
+    ] = None,
+) -> InteractResponse:
     check_interact_limits(body, settings)
-    outcome = await agent.interact(_to_input(body), ctx, deps)
+    key = parse_key(idempotency_key)
+    idempotency = None
+    if key is not None:
+        idempotency = IdempotencyKey(key, fingerprint(request.method, request.url.path, await request.json()))
+    outcome = await agent.interact(_to_input(body, idempotency), ctx, deps)
+    if outcome.idempotent_replay:
+        response.headers[REPLAYED_HEADER] = "true"
     return _to_response(outcome)
 
 
-def _to_input(body: InteractRequest) -> InteractInput:
+def _to_input(body: InteractRequest, idempotency: IdempotencyKey | None = None) -> InteractInput:
     page = PageInput(
         url=body.url,
         title=body.page_title,
@@ -68,6 +125,7 @@ def _to_input(body: InteractRequest) -> InteractInput:
         chain_executed_actions=tuple(chain.executed_actions) if chain else (),
         chain_total_actions=chain.total_actions_in_chain if chain else None,
         client_observations=observations,
+        idempotency=idempotency,
     )
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Path, Query, status
 
 import agent
 from app.json_body import JsonRoute
 from app.deps import Context, Deps, bind_path_ids
-from app.errors import ERROR_RESPONSES
+from app.error_codes import AUTHENTICATED, JSON_BODY
+from app.errors import error_responses
 from app.schemas.tasks import (
     ActiveTaskOut,
     MessageOut,
@@ -21,7 +22,9 @@ from app.schemas.tasks import (
 )
 from storage import Session
 
-router = APIRouter(prefix="/api/session", tags=["sessions"], responses=ERROR_RESPONSES, route_class=JsonRoute)
+router = APIRouter(prefix="/api/session", tags=["sessions"], route_class=JsonRoute)
+SessionId = Annotated[str, Path(description="The session's id (`sessionId` of an answer)")]
+_NOT_FOUND = error_responses(*AUTHENTICATED, "VALIDATION_FAILED", "SESSION_NOT_FOUND")
 
 
 def _session_out(session: Session) -> SessionOut:
@@ -35,25 +38,25 @@ def _session_out(session: Session) -> SessionOut:
     )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=SessionOut, summary="Create a session")
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=SessionOut, responses=error_responses(*AUTHENTICATED, *JSON_BODY), summary="Create a session")
 async def create_session(ctx: Context, deps: Deps, body: SessionCreateIn | None = None) -> SessionOut:
     body = body or SessionCreateIn()
     session = await agent.create_session(ctx, deps, body.url, body.title)
     return _session_out(session)
 
 
-@router.get("/{session_id}", response_model=SessionOut, summary="Load a session")
-async def get_session(session_id: str, ctx: Context, deps: Deps) -> SessionOut:
+@router.get("/{session_id}", response_model=SessionOut, responses=_NOT_FOUND, summary="Load a session")
+async def get_session(session_id: SessionId, ctx: Context, deps: Deps) -> SessionOut:
     bind_path_ids(session_id=session_id)
     return _session_out(await agent.get_session(session_id, ctx, deps))
 
 
-@router.get("/{session_id}/messages", response_model=MessagesOut, summary="The session's message log")
+@router.get("/{session_id}/messages", response_model=MessagesOut, responses=_NOT_FOUND, summary="The session's message log")
 async def get_messages(
-    session_id: str,
+    session_id: SessionId,
     ctx: Context,
     deps: Deps,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+    limit: Annotated[int, Query(ge=1, le=1000, description="At most this many messages, the newest")] = 200,
 ) -> MessagesOut:
     bind_path_ids(session_id=session_id)
     messages = await agent.session_messages(session_id, ctx, deps, limit)
@@ -75,8 +78,8 @@ async def get_messages(
     )
 
 
-@router.get("/{session_id}/tasks", response_model=SessionTasksOut, summary="The session's tasks, newest first")
-async def get_tasks(session_id: str, ctx: Context, deps: Deps) -> SessionTasksOut:
+@router.get("/{session_id}/tasks", response_model=SessionTasksOut, responses=_NOT_FOUND, summary="The session's tasks, newest first")
+async def get_tasks(session_id: SessionId, ctx: Context, deps: Deps) -> SessionTasksOut:
     bind_path_ids(session_id=session_id)
     tasks = await agent.session_tasks(session_id, ctx, deps)
     return SessionTasksOut(
@@ -88,12 +91,13 @@ async def get_tasks(session_id: str, ctx: Context, deps: Deps) -> SessionTasksOu
 @router.get(
     "/{session_id}/task/active",
     response_model=ActiveTaskOut,
+    responses=error_responses(*AUTHENTICATED, "VALIDATION_FAILED", "SESSION_NOT_FOUND", "TASK_NOT_FOUND"),
     summary="Recover the active task of a session (when the client lost its taskId)",
     description="Tasks untouched for longer than the idle limit (30 min) are marked `interrupted` first. "
     "404 when there is no active task: start a new one.",
 )
 async def get_active_task(
-    session_id: str,
+    session_id: SessionId,
     ctx: Context,
     deps: Deps,
     url: Annotated[str | None, Query(max_length=8192, description="Current tab URL")] = None,

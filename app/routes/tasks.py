@@ -5,21 +5,23 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
 import agent
 from app.json_body import JsonRoute
 from app.deps import Context, Deps, bind_path_ids
-from app.errors import ERROR_RESPONSES
+from app.error_codes import AUTHENTICATED
+from app.errors import error_responses
 from app.schemas.common import camelize
 from app.schemas.interact import ContractOut
 from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut, TaskListOut, TaskSummaryOut
 from storage import TaskStatus
 
-router = APIRouter(prefix="/api/tasks", tags=["tasks"], responses=ERROR_RESPONSES, route_class=JsonRoute)
+router = APIRouter(prefix="/api/tasks", tags=["tasks"], route_class=JsonRoute)
+TaskId = Annotated[str, Path(description="The task's id (`taskId` of an answer)")]
 
 
-@router.get("", response_model=TaskListOut, summary="The tenant's tasks, newest first, a page at a time")
+@router.get("", response_model=TaskListOut, responses=error_responses(*AUTHENTICATED, "VALIDATION_FAILED"), summary="The tenant's tasks, newest first, a page at a time")
 async def list_tasks(
     ctx: Context,
     deps: Deps,
@@ -36,16 +38,17 @@ async def list_tasks(
 @router.post(
     "/{task_id}/cancel",
     response_model=TaskSummaryOut,
+    responses=error_responses(*AUTHENTICATED, "TASK_NOT_FOUND", "TASK_FINISHED", "TASK_CONFLICT"),
     summary="Stop a task: it fails with CANCELLED and takes no more steps",
     description="409 TASK_FINISHED when the task had already ended.",
 )
-async def cancel_task(task_id: str, ctx: Context, deps: Deps) -> TaskSummaryOut:
+async def cancel_task(task_id: TaskId, ctx: Context, deps: Deps) -> TaskSummaryOut:
     bind_path_ids(task_id=task_id)
     return TaskSummaryOut.of(await agent.cancel_task(task_id, ctx, deps))
 
 
-@router.get("/{task_id}", response_model=TaskDetailOut, summary="A task and all its steps")
-async def get_task(task_id: str, ctx: Context, deps: Deps) -> TaskDetailOut:
+@router.get("/{task_id}", response_model=TaskDetailOut, responses=error_responses(*AUTHENTICATED, "TASK_NOT_FOUND"), summary="A task and all its steps")
+async def get_task(task_id: TaskId, ctx: Context, deps: Deps) -> TaskDetailOut:
     bind_path_ids(task_id=task_id)
     detail = await agent.task_detail(task_id, ctx, deps)
     task = detail.task

@@ -11,19 +11,23 @@ from pydantic import Field
 from agent.errors import StepwiseError
 from app.json_body import JsonRoute
 from app.deps import Context, Deps, StoreDep
-from app.errors import ERROR_RESPONSES
+from app.error_codes import AUTHENTICATED
+from app.errors import error_responses
 from app.schemas.common import ApiModel
 from cost import InvalidUsageQuery, UsageGroup, parse_bound, resolve_range, usage_report
 from storage import UsageGroupBy
 
-router = APIRouter(prefix="/api/usage", tags=["usage"], responses=ERROR_RESPONSES, route_class=JsonRoute)
+# What a client should send (Python's ISO parser also takes a few rarer forms).
+_ISO_DATE_OR_TIME = r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$"
+
+router = APIRouter(prefix="/api/usage", tags=["usage"], responses=error_responses(*AUTHENTICATED, "VALIDATION_FAILED"), route_class=JsonRoute)
 
 
 class UsageTotalsOut(ApiModel):
-    calls: int
-    input_tokens: int
-    output_tokens: int
-    total_tokens: int
+    calls: int = Field(ge=0, description="Model calls")
+    input_tokens: int = Field(ge=0, description="Prompt tokens")
+    output_tokens: int = Field(ge=0, description="Completion tokens")
+    total_tokens: int = Field(ge=0, description="All tokens")
     cost_usd: float | None = Field(
         description="USD; null when any call used a model with no known price"
     )
@@ -38,9 +42,9 @@ class UsageGroupOut(UsageTotalsOut):
 class UsageReportOut(ApiModel):
     from_: datetime = Field(alias="from", description="Start (inclusive, UTC)")
     to: datetime = Field(description="End (exclusive, UTC)")
-    group_by: UsageGroupBy
-    groups: list[UsageGroupOut]
-    totals: UsageTotalsOut
+    group_by: UsageGroupBy = Field(description="How `groups` are keyed")
+    groups: list[UsageGroupOut] = Field(description="One per day, model, action type or task, by key")
+    totals: UsageTotalsOut = Field(description="Over the whole range")
 
 
 def _totals(group: UsageGroup) -> dict[str, int | float | None]:
@@ -64,16 +68,21 @@ async def get_usage(
         str | None,
         Query(
             alias="from",
-            description="ISO date (from its midnight UTC) or datetime; default: 30 days before `to`",
+            max_length=64,
+            description="ISO 8601 date (from its midnight UTC) or datetime (naive = UTC); default: 30 days before "
+            "`to`. Must be before `to`, else 422 VALIDATION_FAILED (field `query.from`)",
+            json_schema_extra={"pattern": _ISO_DATE_OR_TIME, "examples": ["2026-11-01", "2026-11-01T09:30:00Z"]},
         ),
     ] = None,
     to: Annotated[
         str | None,
         Query(
-            description="ISO date (that whole day included) or datetime (exclusive); default: now"
+            max_length=64,
+            description="ISO 8601 date (that whole day included) or datetime (exclusive; naive = UTC); default: now",
+            json_schema_extra={"pattern": _ISO_DATE_OR_TIME, "examples": ["2026-11-30", "2026-11-30T18:00:00+01:00"]},
         ),
     ] = None,
-    group_by: Annotated[UsageGroupBy, Query(alias="groupBy")] = "day",
+    group_by: Annotated[UsageGroupBy, Query(alias="groupBy", description="Key of `groups`: day (UTC), model, actionType or task")] = "day",
 ) -> UsageReportOut:
     try:
         start, end = resolve_range(

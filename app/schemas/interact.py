@@ -10,8 +10,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, field_validator, model_validator
 
-from app.schemas.common import ApiModel, FreeJson
+from app.schemas.common import MAX_FREE_JSON_DEPTH, ApiModel, FreeJson
+from app.schemas.grammar import ACTION_GRAMMAR, URL_PATTERN
 from verification import ActionSyntaxError, parse_action, web_url
+from verification.actions import ActionName
 
 DomMode = Literal["semantic_v3", "semantic", "skeleton", "hybrid", "full"]
 TaskStatusOut = Literal["active", "completed", "failed", "needs_confirmation", "interrupted", "needs_user_input"]
@@ -20,15 +22,22 @@ TaskStatusOut = Literal["active", "completed", "failed", "needs_confirmation", "
 class SemanticNodeV3(ApiModel):
     """One interactive element of the V3 tree (minified keys)."""
 
-    i: str = Field(description="Element id, used in actions: click(i)")
+    i: str = Field(min_length=1, description="Element id, used in actions: click(i); a number is read as its text; not blank")
     r: str | None = Field(default=None, description="Role: btn, inp, link, chk, sel, …")
     n: str | None = Field(default=None, description="Visible name/label")
     v: str | None = Field(default=None, description="Current value (inputs)")
     s: str | list[str] | None = Field(default=None, description="State: disabled, checked, expanded")
-    xy: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    xy: list[float] | None = Field(
+        default=None, min_length=2, max_length=2, description="Centre of the element, [x, y] in CSS pixels of the viewport"
+    )
     f: int | None = Field(default=None, ge=0, description="Frame id (0 = main frame)")
-    box: list[float] | None = Field(default=None, min_length=4, max_length=4)
-    scr: FreeJson | None = Field(default=None, description="Scrollable container info")
+    box: list[float] | None = Field(
+        default=None, min_length=4, max_length=4, description="Bounding box, [x, y, width, height] in CSS pixels of the viewport"
+    )
+    scr: FreeJson | None = Field(
+        default=None,
+        description=f"Scrollable container info (free JSON, nested at most {MAX_FREE_JSON_DEPTH} levels)",
+    )
     occ: bool | None = Field(default=None, description="Occluded by a modal")
     ctx: list[Annotated[str, Field(max_length=200)]] | None = Field(
         default=None,
@@ -67,43 +76,81 @@ class SemanticNodeV3(ApiModel):
 
 
 class Viewport(ApiModel):
-    width: int = Field(ge=0)
-    height: int = Field(ge=0)
+    """The tab's viewport."""
+
+    width: int = Field(ge=0, description="CSS pixels")
+    height: int = Field(ge=0, description="CSS pixels")
 
 
 class ClientObservationsIn(ApiModel):
-    did_network_occur: bool | None = None
-    did_dom_mutate: bool | None = None
-    did_url_change: bool | None = None
+    """What the extension itself saw while it executed the previous action: a witness the
+    verifier weighs with the page diff (a click that only fired a request leaves the DOM alike)."""
+
+    did_network_occur: bool | None = Field(default=None, description="A fetch/XHR ran after the action")
+    did_dom_mutate: bool | None = Field(default=None, description="A MutationObserver saw the DOM change")
+    did_url_change: bool | None = Field(default=None, description="The tab's URL changed (also single-page navigation)")
 
 
 class ChainPartialState(ApiModel):
-    executed_actions: list[str] = Field(default_factory=list)
-    dom_after_last_success: str | None = None
-    total_actions_in_chain: int = Field(ge=1)
+    """How far the client got through a chain of actions (`actions`) before it stopped."""
+
+    executed_actions: list[str] = Field(
+        default_factory=list, description="The chain's actions the client executed, in order, in the action grammar"
+    )
+    dom_after_last_success: str | None = Field(default=None, description="HTML after the last action that succeeded")
+    total_actions_in_chain: int = Field(ge=1, description="How many actions the chain had")
 
 
 class InteractRequest(ApiModel):
-    url: str = Field(min_length=1, max_length=8192, description="Current tab URL")
-    query: str | None = Field(default=None, description="The user's goal; required for a new task")
-    dom: str | None = Field(default=None, description="HTML snapshot (legacy, or when the server asked for it)")
-    dom_mode: DomMode | None = None
-    interactive_tree: list[SemanticNodeV3] | None = None
-    viewport: Viewport | None = None
-    page_title: str | None = Field(default=None, max_length=2000)
-    scroll_position: str | None = None
-    scrollable_containers: list[FreeJson] | None = None
-    recent_events: list[str] | None = None
-    has_errors: bool | None = None
-    has_success: bool | None = None
+    url: str = Field(
+        min_length=1,
+        max_length=8192,
+        description="The tab's URL: an http(s) URL with a host, as the browser reads it (WHATWG); file:, data:, "
+        "about:, chrome: … are refused with 422 VALIDATION_FAILED",
+        json_schema_extra={"format": "uri", "pattern": URL_PATTERN},
+    )
+    query: str | None = Field(
+        default=None,
+        description="The user's goal in plain words; required (not blank) when starting a task (no taskId), ignored "
+        "on a continuation. Longer than STEPWISE_MAX_QUERY_CHARS (2000) is a 422 LIMIT_EXCEEDED",
+    )
+    dom: str | None = Field(
+        default=None,
+        description="HTML snapshot with `data-llm-id` on interactive elements (legacy, or when the server asked for "
+        "it with needsFullDom). Send `interactiveTree`, `dom` or both. Over STEPWISE_MAX_DOM_CHARS (2 000 000) is a "
+        "413 LIMIT_EXCEEDED; nested deeper than 1000 levels a 422 INVALID_PAGE",
+    )
+    dom_mode: DomMode | None = Field(default=None, description="How the client built the page it sends (informational)")
+    interactive_tree: list[SemanticNodeV3] | None = Field(
+        default=None,
+        description="The page as the V3 list of interactive elements (client/page_script). At most "
+        "STEPWISE_MAX_TREE_NODES (3000) nodes, else 413 LIMIT_EXCEEDED",
+    )
+    viewport: Viewport | None = Field(default=None, description="The tab's viewport size")
+    page_title: str | None = Field(default=None, max_length=2000, description="document.title")
+    scroll_position: str | None = Field(default=None, description="Scroll offset as the client reports it (informational)")
+    scrollable_containers: list[FreeJson] | None = Field(
+        default=None, description="Scrollable containers the client found (free JSON objects, informational)"
+    )
+    recent_events: list[str] | None = Field(
+        default=None, description="Page events since the previous action (dialog opened, toast shown …), in words"
+    )
+    has_errors: bool | None = Field(default=None, description="The client sees an error message on the page")
+    has_success: bool | None = Field(default=None, description="The client sees a success message on the page")
     verification_passed: bool | None = Field(
-        default=None, validation_alias=AliasChoices("verification_passed", "verificationPassed")
+        default=None,
+        validation_alias=AliasChoices("verification_passed", "verificationPassed"),
+        description="The client's own check of the previous action passed (a hint; Stepwise verifies on the page)",
     )
     errors_detected: list[str] | None = Field(
-        default=None, validation_alias=AliasChoices("errors_detected", "errorsDetected")
+        default=None,
+        validation_alias=AliasChoices("errors_detected", "errorsDetected"),
+        description="Error messages the client read on the page",
     )
     success_messages: list[str] | None = Field(
-        default=None, validation_alias=AliasChoices("success_messages", "successMessages")
+        default=None,
+        validation_alias=AliasChoices("success_messages", "successMessages"),
+        description="Success messages the client read on the page",
     )
     page_text: str | None = Field(
         default=None,
@@ -115,15 +162,29 @@ class InteractRequest(ApiModel):
             "paragraph', a calendar's month) on a V3 page. Untrusted page content."
         ),
     )
-    skeleton_dom: str | None = None
-    screenshot: str | None = None
-    screenshot_hash: str | None = None
+    skeleton_dom: str | None = Field(default=None, description="A reduced HTML skeleton (accepted, not read yet)")
+    screenshot: str | None = Field(default=None, description="A base64 screenshot (accepted, not read yet)")
+    screenshot_hash: str | None = Field(default=None, description="Hash of the screenshot (accepted, not read yet)")
 
-    task_id: str | None = Field(default=None, max_length=64)
-    session_id: str | None = Field(default=None, max_length=64)
-    previous_url: str | None = Field(default=None, max_length=8192)
-    last_action_status: Literal["success", "failure", "pending"] | None = None
-    last_action_error: str | FreeJson | None = None
+    task_id: str | None = Field(
+        default=None,
+        max_length=64,
+        description="`taskId` of the previous answer: continue that task. Absent: start a new task from `query`. "
+        "Unknown (or another tenant's) is a 404 TASK_NOT_FOUND; a finished task a 409 TASK_FINISHED",
+    )
+    session_id: str | None = Field(
+        default=None,
+        max_length=64,
+        description="`sessionId` of a previous answer (or POST /api/session): keeps tasks and messages together. "
+        "Absent on a first request: a session is created. Unknown is a 404 SESSION_NOT_FOUND",
+    )
+    previous_url: str | None = Field(default=None, max_length=8192, description="The tab's URL before the previous action")
+    last_action_status: Literal["success", "failure", "pending"] | None = Field(
+        default=None, description="How executing the previous answer's action went, as the client saw it"
+    )
+    last_action_error: str | FreeJson | None = Field(
+        default=None, description="Why the previous action failed in the client: text, or an object with `message`"
+    )
     step_index: int | None = Field(
         default=None,
         ge=0,
@@ -149,8 +210,12 @@ class InteractRequest(ApiModel):
             "is still on the page; false: the task fails with USER_DECLINED. Without it the question is asked again"
         ),
     )
-    chain_partial_state: ChainPartialState | None = None
-    client_observations: ClientObservationsIn | None = None
+    chain_partial_state: ChainPartialState | None = Field(
+        default=None, description="How far a chain of actions got; sent with `lastExecutedActionIndex`"
+    )
+    client_observations: ClientObservationsIn | None = Field(
+        default=None, description="What the client saw while executing the previous action"
+    )
 
     @field_validator("url")
     @classmethod
@@ -177,14 +242,12 @@ class InteractRequest(ApiModel):
 class ActionDetailsOut(ApiModel):
     """The action as data: what an extension dispatches on, instead of parsing `action`."""
 
-    name: str = Field(
-        description="click, setValue, select, scroll, press, hover, navigate, goBack, wait, googleSearch, finish or fail"
-    )
+    name: ActionName = Field(description="The action: what the extension dispatches on")
     target: str | None = Field(default=None, description="The element id (`i` of the V3 tree, `data-llm-id` in HTML)")
     value: str | None = Field(
         default=None, description="Text to type, option to select, key, URL, direction, search query, or the reason of fail()"
     )
-    seconds: float | None = Field(default=None, description="How long wait() waits")
+    seconds: float | None = Field(default=None, ge=0, description="How long wait() waits, in seconds (wait only)")
 
     @classmethod
     def of(cls, action: str) -> ActionDetailsOut | None:
@@ -196,54 +259,56 @@ class ActionDetailsOut(ApiModel):
 
 
 class ChainActionOut(ApiModel):
-    action: str
-    action_details: ActionDetailsOut | None = None
-    description: str
-    index: int
-    can_fail: bool = False
+    """One action of a chain (Stepwise does not send chains yet; the shape is fixed)."""
+
+    action: str = Field(description="The action in the action grammar")
+    action_details: ActionDetailsOut | None = Field(default=None, description="`action` as structured data")
+    description: str = Field(description="What the action does, in words")
+    index: int = Field(ge=0, description="Position in the chain, from 0")
+    can_fail: bool = Field(default=False, description="The chain goes on when this action fails")
 
 
 class ChainMetadataOut(ApiModel):
-    total_actions: int
-    estimated_duration: float | None = None
-    safe_to_chain: bool
+    total_actions: int = Field(ge=1, description="How many actions the chain has")
+    estimated_duration: float | None = Field(default=None, description="Seconds the chain should take, when known")
+    safe_to_chain: bool = Field(description="The actions may run without a round trip between them")
 
 
 class VerificationOut(ApiModel):
     """The verdict on the previous action."""
 
-    success: bool
-    confidence: float
-    goal_achieved: bool | None
-    action_succeeded: bool
-    task_completed: bool
-    reason: str
-    observations: list[str]
-    tier: int = Field(description="1 = deterministic (no model), 2 = short verdict, 3 = full verdict")
-    tokens_saved: int
-    decided_by: str
-    error_category: str | None = None
+    success: bool = Field(description="The previous action did what it was meant to")
+    confidence: float = Field(ge=0, le=1, description="How sure the verdict is, 0-1")
+    goal_achieved: bool | None = Field(description="The page shows the goal met (null: not judged at this step)")
+    action_succeeded: bool = Field(description="The action itself took effect (the page changed as expected)")
+    task_completed: bool = Field(description="The task is done; the answer's `status` is what counts")
+    reason: str = Field(description="Why, in words")
+    observations: list[str] = Field(description="What changed on the page, in words")
+    tier: int = Field(ge=1, le=3, description="1 = deterministic (no model), 2 = short verdict, 3 = full verdict")
+    tokens_saved: int = Field(ge=0, description="Model tokens a deterministic verdict saved")
+    decided_by: str = Field(description="rules, model or synthetic (no previous action to verify)")
+    error_category: str | None = Field(default=None, description="The kind of failure, when it failed")
 
 
 class EvidenceOut(ApiModel):
     step: int | None = Field(description="The step whose action or page showed it")
     observation: str = Field(description="What was seen, in words")
     element: str | None = Field(default=None, description="The element, described: role, name, and its row or section")
-    value: str | None = None
+    value: str | None = Field(default=None, description="The value seen (a field's text, a selected option)")
 
 
 class ClauseOut(ApiModel):
-    id: str
+    id: str = Field(description="Stable within the task")
     kind: str = Field(description="field_value, choice, control, activated, message, shown, url or presence")
     mode: Literal["state", "event"] = Field(description="state: must hold now; event: must have happened during the task")
-    description: str
+    description: str = Field(description="What must be true, in words")
     target: str | None = Field(default=None, description="The element the clause is about, described")
-    value: str | None = None
-    source: Literal["policy", "model"]
-    status: Literal["pending", "holds", "failed"]
+    value: str | None = Field(default=None, description="The value the clause expects, when it expects one")
+    source: Literal["policy", "model"] = Field(description="Who derived it from the goal: the rule-based policy or the model")
+    status: Literal["pending", "holds", "failed"] = Field(description="pending: not yet shown; holds: shown; failed: cannot hold")
     detail: str = Field(description="Why the clause is in this state")
     unproven: bool = Field(description="Its work was done and verified, but the page shows no result to prove it")
-    evidence: EvidenceOut | None = None
+    evidence: EvidenceOut | None = Field(default=None, description="What showed the clause holds, once it does")
     read: EvidenceOut | None = Field(
         default=None,
         description="When the goal points at a value instead of giving it ('copy the text of the 2nd text area'): "
@@ -257,68 +322,91 @@ class ContractOut(ApiModel):
 
     satisfied: bool = Field(description="Every clause holds (and the contract covers the whole goal)")
     complete: bool = Field(description="Every value, name and content word of the goal is bound to a clause")
-    source: Literal["policy", "model", "merged"]
+    source: Literal["policy", "model", "merged"] = Field(description="Who derived the clauses from the goal")
     unaccounted: list[str] = Field(description="Words of the goal no clause accounts for")
     unverifiable: list[str] = Field(
         default_factory=list,
         description="Parts of the goal carried out that the page cannot prove (how long a wait really was): "
         "while any is listed the task ends needs_confirmation, never completed",
     )
-    clauses: list[ClauseOut]
+    clauses: list[ClauseOut] = Field(description="What must hold on the page for the task to be completed")
 
 
 class PlanStepOut(ApiModel):
-    index: int
-    description: str
-    status: str
+    index: int = Field(ge=0, description="Position in the plan, from 0")
+    description: str = Field(description="What the step does, in words")
+    status: str = Field(description="pending, in_progress, completed, failed or skipped")
 
 
 class PlanOut(ApiModel):
-    steps: list[PlanStepOut]
-    current_step_index: int
+    """The steps Stepwise reads the goal into."""
+
+    steps: list[PlanStepOut] = Field(description="In order")
+    current_step_index: int = Field(ge=0, description="The step being worked on")
 
 
 class UsageOut(ApiModel):
-    model_calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float | None = 0.0
+    """Model use of this request (all zero on the deterministic path and on a replay)."""
+
+    model_calls: int = Field(default=0, ge=0, description="Model calls this request made")
+    input_tokens: int = Field(default=0, ge=0, description="Prompt tokens")
+    output_tokens: int = Field(default=0, ge=0, description="Completion tokens")
+    cost_usd: float | None = Field(default=0.0, description="USD; null when a model's price is unknown")
 
 
 class MetricsOut(ApiModel):
-    server_ms: float
-    model_ms: float = 0.0
-    steps: int
+    server_ms: float = Field(ge=0, description="Time the server spent on this request, ms")
+    model_ms: float = Field(default=0.0, ge=0, description="Of which waiting for the model, ms")
+    steps: int = Field(ge=1, description="Steps of the task so far, this one included (`stepIndex` + 1)")
 
 
 class InteractResponse(ApiModel):
-    thought: str
-    action: str = Field(description='The next action in the action grammar, e.g. click("4"); empty when there is none')
+    thought: str = Field(description="Why this action (or why the task ended), in words, for the user")
+    action: str = Field(
+        description="The next action to execute, in the action grammar; empty when there is none (a question to the "
+        "user). " + ACTION_GRAMMAR
+    )
     action_details: ActionDetailsOut | None = Field(
         default=None, description="`action` as structured data (null when there is no action)"
     )
-    actions: list[ChainActionOut] | None = None
-    chain_metadata: ChainMetadataOut | None = None
+    actions: list[ChainActionOut] | None = Field(
+        default=None, description="A chain of actions to run in a row; null (Stepwise answers one action at a time)"
+    )
+    chain_metadata: ChainMetadataOut | None = Field(default=None, description="About `actions`; null without a chain")
     task_id: str | None = Field(description="Send it back with the next request (null when no task was created)")
-    session_id: str
-    status: TaskStatusOut
+    session_id: str = Field(description="Send it back with the next request (also the first of a new task)")
+    status: TaskStatusOut = Field(
+        description="active: execute `action` and send the page again · completed: the goal contract holds on the page "
+        "(the only way a task completes) · failed: see `failureCode` · needs_confirmation: the work was done but "
+        "the page cannot prove it; ask the user · needs_user_input: a question, no task · interrupted: idle too long"
+    )
     failure_code: str | None = Field(
         default=None,
         description="Why a failed task ended (e.g. GOAL_NOT_UNDERSTOOD, NEEDS_MODEL, GOAL_NOT_MET, LOOP_DETECTED); null otherwise",
     )
-    step_index: int
-    decided_by: Literal["policy", "model"]
-    plan: PlanOut | None = None
+    step_index: int = Field(
+        ge=0, description="This answer's step, from 0; echo it as `stepIndex` with the request that reports on its action"
+    )
+    decided_by: Literal["policy", "model"] = Field(description="Who chose the action: the rule-based policy or the model")
+    plan: PlanOut | None = Field(default=None, description="The plan, when the goal has several steps")
     contract: ContractOut | None = Field(
         default=None, description="The goal contract and each clause's state (null when no task was created)"
     )
-    verification: VerificationOut | None = None
-    expected_outcome: dict[str, Any] | None = None
-    usage: UsageOut = Field(default_factory=UsageOut)
-    metrics: MetricsOut
-    needs_user_input: dict[str, Any] | None = None
-    needs_full_dom: bool = False
-    has_org_knowledge: bool = False
+    verification: VerificationOut | None = Field(
+        default=None, description="The verdict on the previous action (null on the first step)"
+    )
+    expected_outcome: dict[str, Any] | None = Field(
+        default=None, description="What the page should show after the action (free JSON, camelCase keys)"
+    )
+    usage: UsageOut = Field(default_factory=UsageOut, description="Model use of this request")
+    metrics: MetricsOut = Field(description="Timings")
+    needs_user_input: dict[str, Any] | None = Field(
+        default=None,
+        description="With status needs_user_input: `message` (the question) and `missing` (what the goal lacks); "
+        "send the answer as a new `query`",
+    )
+    needs_full_dom: bool = Field(default=False, description="Send `dom` (full HTML) with the next request")
+    has_org_knowledge: bool = Field(default=False, description="Knowledge of the tenant's site was used")
     replayed: bool = Field(
         default=False, description="True when this answers a re-sent request with the answer already given for its step"
     )

@@ -18,6 +18,7 @@ from storage._common import field_kinds, to_utc
 from storage.models import (
     ApiKey,
     CorrectionRecord,
+    IdempotencyRecord,
     KnowledgeChunk,
     KnowledgeDocument,
     Message,
@@ -112,4 +113,5 @@ USAGE = Collection("usage_logs", UsageLog)
 SKILLS = Collection("skills", Skill)
 DOCUMENTS = Collection("knowledge_documents", KnowledgeDocument)
 CHUNKS = Collection("knowledge_chunks", KnowledgeChunk)
+IDEMPOTENCY = Collection("idempotency_keys", IdempotencyRecord)
 RATE_COUNTERS = "rate_counters"

@@ -3,7 +3,7 @@
 Each query filters by ``tenant_id`` first, so every query index starts with it. The
 unique indexes are integrity rules (one key hash, one action per step, one document per
 URL); the TTL indexes expire skills 90 days after last use and rate counters once their
-window is over. Index names are fixed so that a second ``init`` is a no-op.
+window is over, Idempotency-Key records once they expire. Index names are fixed so that a second ``init`` is a no-op.
 """
 
 from __future__ import annotations
@@ -67,4 +67,9 @@ INDEXES: dict[str, list[IndexModel]] = {
         _index("tenant_domain_phase", "tenant_id", "domain", "phase"),
     ],
     "rate_counters": [_index("expires_at_ttl", "expires_at", expireAfterSeconds=0)],
+    # One record per key of a user; gone once expired (24 h by default).
+    "idempotency_keys": [
+        _index("tenant_user_key_unique", "tenant_id", "user_id", "key", unique=True),
+        _index("expires_at_ttl", "expires_at", expireAfterSeconds=0),
+    ],
 }

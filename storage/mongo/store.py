@@ -25,6 +25,7 @@ from storage.mongo.codec import (
     next_seq,
 )
 from storage.mongo.errors import MAJORITY, Transactions, is_duplicate_key, translate
+from storage.mongo.idempotency import MongoIdempotency, complete_in
 from storage.mongo.indexes import INDEXES
 from storage.mongo.knowledge import MongoKnowledge
 from storage.mongo.repos import (
@@ -76,6 +77,7 @@ class MongoStore:
         self.skills = MongoSkills(self._db)
         self.knowledge = MongoKnowledge(self._db, self._transactions)
         self.rate_limits = MongoRateLimits(self._db)
+        self.idempotency = MongoIdempotency(self._db)
 
     @classmethod
     def from_uri(
@@ -148,6 +150,8 @@ class MongoStore:
                 )
                 if not result.matched_count:
                     raise StorageError(f"action {action_id!r} of task {batch.task.id!r} not found")
+            if batch.idempotency is not None:
+                await complete_in(self._db, batch.idempotency, session)
             return stored
 
         try:

@@ -14,6 +14,7 @@ from storage._common import field_kinds, iso
 from storage.models import (
     ApiKey,
     CorrectionRecord,
+    IdempotencyRecord,
     KnowledgeChunk,
     KnowledgeDocument,
     Message,
@@ -116,3 +117,4 @@ USAGE = Table("usage_logs", UsageLog)
 SKILLS = Table("skills", Skill)
 DOCUMENTS = Table("knowledge_documents", KnowledgeDocument)
 CHUNKS = Table("knowledge_chunks", KnowledgeChunk)
+IDEMPOTENCY = Table("idempotency_keys", IdempotencyRecord)

@@ -121,7 +121,18 @@ _V1: tuple[str, ...] = (
 # The answer of each step, kept so that a re-sent continuation is answered again, not re-run.
 _V2: tuple[str, ...] = ("ALTER TABLE task_actions ADD COLUMN answer TEXT",)
 
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2))
+# Idempotency-Key records: one per (tenant, user, key), completed in the step's transaction.
+_V3: tuple[str, ...] = (
+    """CREATE TABLE idempotency_keys (
+        seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
+        token TEXT NOT NULL, locked_until TEXT NOT NULL, task_id TEXT, step_index INTEGER,
+        status_code INTEGER, response TEXT, created_at TEXT NOT NULL, expires_at TEXT NOT NULL,
+        UNIQUE (tenant_id, user_id, key))""",
+    "CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at)",
+)
+
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2), (3, _V3))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 

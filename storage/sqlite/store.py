@@ -25,6 +25,7 @@ from storage.sqlite.connection import (
     is_unique_violation,
     path_from_url,
 )
+from storage.sqlite.idempotency import SqliteIdempotency, complete_in
 from storage.sqlite.knowledge import SqliteKnowledge
 from storage.sqlite.repos import (
     SqliteActions,
@@ -75,6 +76,7 @@ class SqliteStore:
         self.skills = SqliteSkills(self._db)
         self.knowledge = SqliteKnowledge(self._db)
         self.rate_limits = SqliteRateLimits(self._db)
+        self.idempotency = SqliteIdempotency(self._db)
 
     @classmethod
     def from_url(cls, url: str, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> SqliteStore:
@@ -145,6 +147,8 @@ class SqliteStore:
                 ).rowcount
                 if changed == 0:
                     raise StorageError(f"action {action_id!r} of task {task.id!r} not found")
+            if batch.idempotency is not None:
+                complete_in(conn, batch.idempotency)
         return stored
 
     async def close(self) -> None:

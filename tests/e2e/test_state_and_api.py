@@ -71,3 +71,43 @@ async def test_unreachable_server() -> None:
         with pytest.raises(StepwiseAPIError) as caught:
             await api.task("x")
     assert caught.value.status == 0 and caught.value.code == "UNREACHABLE"
+
+
+async def test_interact_carries_an_idempotency_key_and_resends_it_after_a_lost_answer() -> None:
+    seen: list[str] = []
+    answer = {"action": 'click("4")', "taskId": "t1", "sessionId": "s1", "status": "active", "stepIndex": 0}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers["Idempotency-Key"])
+        if len(seen) == 1:
+            raise httpx.ReadError("connection reset after the request was sent", request=request)
+        if len(seen) == 2:
+            return httpx.Response(
+                409, headers={"Retry-After": "0"},
+                json={"error": {"code": "IDEMPOTENCY_KEY_IN_FLIGHT", "message": "still answering", "details": {}}},
+            )  # fmt: skip
+        return httpx.Response(200, json=answer, headers={"Idempotent-Replayed": "true"})
+
+    async with StepwiseClient("http://stepwise.test", "sw_k", transport=httpx.MockTransport(handler)) as api:
+        got = await api.interact({"url": "http://a/", "query": "click Save", "dom": "<html></html>"})
+        assert got.task_id == "t1" and len(seen) == 3 and len(set(seen)) == 1  # one key for the request and its re-sends
+        await api.interact({"url": "http://a/", "query": "click Save", "dom": "<html></html>"})
+    assert seen[3] != seen[0]  # a new request, a new key
+
+
+async def test_a_lost_answer_is_resent_only_once_and_other_errors_not_at_all() -> None:
+    calls: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request.url.path)
+        if request.url.path == "/api/tasks/x":
+            raise httpx.ReadError("reset", request=request)
+        return httpx.Response(422, json={"error": {"code": "IDEMPOTENCY_KEY_REUSED", "message": "m", "details": {}}})
+
+    async with StepwiseClient("http://stepwise.test", "sw_k", transport=httpx.MockTransport(handler)) as api:
+        with pytest.raises(StepwiseAPIError) as caught:
+            await api.interact({"url": "http://a/"})
+        assert caught.value.code == "IDEMPOTENCY_KEY_REUSED" and calls == ["/api/agent/interact"]
+        with pytest.raises(StepwiseAPIError) as caught:
+            await api.task("x")  # no key: not re-sent
+        assert caught.value.code == "UNREACHABLE" and calls.count("/api/tasks/x") == 1

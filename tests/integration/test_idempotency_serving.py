@@ -1,0 +1,96 @@
+"""Idempotency-Key against a real ``stepwise serve`` (two worker processes, one database):
+a first request re-sent with its key makes one task, concurrent duplicates make one task,
+and the key with another body is refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.integration.test_serving import _env, _free_port, _wait
+
+PAGE = [
+    {"i": "1", "r": "inp", "n": "Name", "v": "", "ty": "text"},
+    {"i": "2", "r": "btn", "n": "Save"},
+]
+FIRST = {"url": "https://clinic.example/patients/new", "query": 'Type "Jas" into Name and click Save', "interactiveTree": PAGE}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    env = _env(tmp_path_factory.mktemp("idempotency") / "stepwise.db")
+    key = subprocess.run(
+        [sys.executable, "-m", "app.cli", "keys", "create", "--tenant", "t1", "--user", "u1", "--name", "test"],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait(lambda: httpx.get(f"{base}/readyz", timeout=1).status_code == 200)
+        yield base, key
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _post(base: str, api_key: str, body: dict[str, Any], idempotency_key: str) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {api_key}", "Idempotency-Key": idempotency_key}
+    return httpx.post(f"{base}/api/agent/interact", json=body, headers=headers, timeout=30)
+
+
+def _tasks_with(base: str, api_key: str, query: str) -> list[str]:
+    listed = httpx.get(f"{base}/api/tasks", params={"limit": 100}, headers={"Authorization": f"Bearer {api_key}"}, timeout=10)
+    return [t["taskId"] for t in listed.json()["tasks"] if t["query"] == query]
+
+
+def test_a_first_request_sent_twice_with_one_key_makes_one_task(server: tuple[str, str]) -> None:
+    base, api_key = server
+    body = {**FIRST, "query": f'{FIRST["query"]} ({uuid.uuid4().hex[:6]})'}
+    key = str(uuid.uuid4())
+    first, again = _post(base, api_key, body, key), _post(base, api_key, body, key)
+    assert first.status_code == 200 and again.status_code == 200, (first.text, again.text)
+    assert again.headers.get("Idempotent-Replayed") == "true" and "Idempotent-Replayed" not in first.headers
+    assert again.json()["taskId"] == first.json()["taskId"] and again.json()["action"] == first.json()["action"]
+    assert _tasks_with(base, api_key, body["query"]) == [first.json()["taskId"]]
+
+
+def test_concurrent_duplicates_make_one_task(server: tuple[str, str]) -> None:
+    base, api_key = server
+    body = {**FIRST, "query": f'{FIRST["query"]} ({uuid.uuid4().hex[:6]})'}
+    key = str(uuid.uuid4())
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        answers = list(pool.map(lambda _: _post(base, api_key, body, key), range(6)))
+    ok = [r for r in answers if r.status_code == 200]
+    refused = [r for r in answers if r.status_code != 200]
+    assert ok and all(r.status_code == 409 for r in refused), [r.text for r in answers]
+    assert all(r.json()["error"]["code"] == "IDEMPOTENCY_KEY_IN_FLIGHT" and r.headers["Retry-After"] for r in refused)
+    assert len({r.json()["taskId"] for r in ok}) == 1
+    assert sum("Idempotent-Replayed" not in r.headers for r in ok) == 1  # one ran; the others were replays
+    assert _tasks_with(base, api_key, body["query"]) == [ok[0].json()["taskId"]]
+
+
+def test_the_key_with_another_body_is_a_422_and_makes_no_task(server: tuple[str, str]) -> None:
+    base, api_key = server
+    key = str(uuid.uuid4())
+    body = {**FIRST, "query": f'{FIRST["query"]} ({uuid.uuid4().hex[:6]})'}
+    assert _post(base, api_key, body, key).status_code == 200
+    other = {**body, "query": body["query"] + " twice"}
+    refused = _post(base, api_key, other, key)
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "IDEMPOTENCY_KEY_REUSED", refused.text
+    assert _tasks_with(base, api_key, other["query"]) == []
