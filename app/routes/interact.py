@@ -17,7 +17,8 @@ from app.idempotency import HEADER, HEADER_DESCRIPTION, KEY_PATTERN, MAX_KEY_LEN
 from app.limits import check_interact_limits, check_raw_tree
 from app.schemas.common import camelize
 from app.schemas.examples import REQUEST_EXAMPLES, RESPONSE_EXAMPLES
-from app.schemas.interact import ActionDetailsOut, ContractOut, InteractRequest, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
+from app.schemas.interact import InteractRequest
+from app.schemas.interact_answer import ActionDetailsOut, ContractOut, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
 from verification import ClientObservations
 
 class _InteractRoute(JsonRoute):

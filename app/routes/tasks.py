@@ -13,7 +13,7 @@ from app.deps import Context, Deps, bind_path_ids
 from app.error_codes import AUTHENTICATED
 from app.errors import error_responses
 from app.schemas.common import camelize
-from app.schemas.interact import ContractOut
+from app.schemas.interact_answer import ContractOut
 from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut, TaskListOut, TaskSummaryOut
 from storage import TaskStatus
 

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from app.schemas.common import ApiModel
-from app.schemas.interact import ContractOut
+from app.schemas.interact_answer import ContractOut
 from storage import Task
 
 

@@ -15,12 +15,14 @@ from pydantic import BaseModel
 import app.errors
 import app.routes.usage
 import app.schemas.interact
+import app.schemas.interact_answer
 import app.schemas.tasks
 from app.error_codes import ERROR_CODES
 from app.main import create_app
 from app.schemas.examples import REQUEST_EXAMPLES, RESPONSE_EXAMPLES
 from app.schemas.grammar import ACTION_GRAMMAR
-from app.schemas.interact import InteractRequest, InteractResponse
+from app.schemas.interact import InteractRequest
+from app.schemas.interact_answer import InteractResponse
 from app.settings import Settings
 from verification import parse_action
 from verification.actions import ACTION_NAMES
@@ -29,7 +31,7 @@ DOC = create_app(Settings(env="test", database_url="sqlite://")).openapi()
 SCHEMAS: dict[str, Any] = DOC["components"]["schemas"]
 MODELS: dict[str, type[BaseModel]] = {
     name: member
-    for module in (app.errors, app.routes.usage, app.schemas.interact, app.schemas.tasks)
+    for module in (app.errors, app.routes.usage, app.schemas.interact, app.schemas.interact_answer, app.schemas.tasks)
     for name, member in vars(module).items()
     if inspect.isclass(member) and issubclass(member, BaseModel) and name in SCHEMAS
 }

@@ -1,0 +1,188 @@
+"""The answer of ``POST /api/agent/interact``: the next action (as text and as data), the
+task's state, its contract and the verdict on the previous action."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from app.schemas.common import ApiModel
+from app.schemas.grammar import ACTION_GRAMMAR
+from verification import ActionSyntaxError, parse_action
+from verification.actions import ActionName
+
+TaskStatusOut = Literal["active", "completed", "failed", "needs_confirmation", "interrupted", "needs_user_input"]
+
+
+class ActionDetailsOut(ApiModel):
+    """The action as data: what an extension dispatches on, instead of parsing `action`."""
+
+    name: ActionName = Field(description="The action: what the extension dispatches on")
+    target: str | None = Field(default=None, description="The element id (`i` of the V3 tree, `data-llm-id` in HTML)")
+    value: str | None = Field(
+        default=None, description="Text to type, option to select, key, URL, direction, search query, or the reason of fail()"
+    )
+    seconds: float | None = Field(default=None, ge=0, description="How long wait() waits, in seconds (wait only)")
+
+    @classmethod
+    def of(cls, action: str) -> ActionDetailsOut | None:
+        try:
+            parsed = parse_action(action)
+        except ActionSyntaxError:
+            return None
+        return cls(name=parsed.name, target=parsed.target, value=parsed.value, seconds=parsed.seconds)
+
+
+class ChainActionOut(ApiModel):
+    """One action of a chain (Stepwise does not send chains yet; the shape is fixed)."""
+
+    action: str = Field(description="The action in the action grammar")
+    action_details: ActionDetailsOut | None = Field(default=None, description="`action` as structured data")
+    description: str = Field(description="What the action does, in words")
+    index: int = Field(ge=0, description="Position in the chain, from 0")
+    can_fail: bool = Field(default=False, description="The chain goes on when this action fails")
+
+
+class ChainMetadataOut(ApiModel):
+    total_actions: int = Field(ge=1, description="How many actions the chain has")
+    estimated_duration: float | None = Field(default=None, description="Seconds the chain should take, when known")
+    safe_to_chain: bool = Field(description="The actions may run without a round trip between them")
+
+
+class VerificationOut(ApiModel):
+    """The verdict on the previous action."""
+
+    success: bool = Field(description="The previous action did what it was meant to")
+    confidence: float = Field(ge=0, le=1, description="How sure the verdict is, 0-1")
+    goal_achieved: bool | None = Field(description="The page shows the goal met (null: not judged at this step)")
+    action_succeeded: bool = Field(description="The action itself took effect (the page changed as expected)")
+    task_completed: bool = Field(description="The task is done; the answer's `status` is what counts")
+    reason: str = Field(description="Why, in words")
+    observations: list[str] = Field(description="What changed on the page, in words")
+    tier: int = Field(ge=1, le=3, description="1 = deterministic (no model), 2 = short verdict, 3 = full verdict")
+    tokens_saved: int = Field(ge=0, description="Model tokens a deterministic verdict saved")
+    decided_by: str = Field(description="rules, model or synthetic (no previous action to verify)")
+    error_category: str | None = Field(default=None, description="The kind of failure, when it failed")
+
+
+class EvidenceOut(ApiModel):
+    step: int | None = Field(description="The step whose action or page showed it")
+    observation: str = Field(description="What was seen, in words")
+    element: str | None = Field(default=None, description="The element, described: role, name, and its row or section")
+    value: str | None = Field(default=None, description="The value seen (a field's text, a selected option)")
+
+
+class ClauseOut(ApiModel):
+    id: str = Field(description="Stable within the task")
+    kind: str = Field(description="field_value, choice, control, activated, message, shown, url or presence")
+    mode: Literal["state", "event"] = Field(description="state: must hold now; event: must have happened during the task")
+    description: str = Field(description="What must be true, in words")
+    target: str | None = Field(default=None, description="The element the clause is about, described")
+    value: str | None = Field(default=None, description="The value the clause expects, when it expects one")
+    source: Literal["policy", "model"] = Field(description="Who derived it from the goal: the rule-based policy or the model")
+    status: Literal["pending", "holds", "failed"] = Field(description="pending: not yet shown; holds: shown; failed: cannot hold")
+    detail: str = Field(description="Why the clause is in this state")
+    unproven: bool = Field(description="Its work was done and verified, but the page shows no result to prove it")
+    evidence: EvidenceOut | None = Field(default=None, description="What showed the clause holds, once it does")
+    read: EvidenceOut | None = Field(
+        default=None,
+        description="When the goal points at a value instead of giving it ('copy the text of the 2nd text area'): "
+        "the value read on the page, from which element, on which step",
+    )
+
+
+class ContractOut(ApiModel):
+    """What "done" means for this task, checked by Stepwise on the page: ``status`` is
+    ``completed`` exactly when ``satisfied`` is true."""
+
+    satisfied: bool = Field(description="Every clause holds (and the contract covers the whole goal)")
+    complete: bool = Field(description="Every value, name and content word of the goal is bound to a clause")
+    source: Literal["policy", "model", "merged"] = Field(description="Who derived the clauses from the goal")
+    unaccounted: list[str] = Field(description="Words of the goal no clause accounts for")
+    unverifiable: list[str] = Field(
+        default_factory=list,
+        description="Parts of the goal carried out that the page cannot prove (how long a wait really was): "
+        "while any is listed the task ends needs_confirmation, never completed",
+    )
+    clauses: list[ClauseOut] = Field(description="What must hold on the page for the task to be completed")
+
+
+class PlanStepOut(ApiModel):
+    index: int = Field(ge=0, description="Position in the plan, from 0")
+    description: str = Field(description="What the step does, in words")
+    status: str = Field(description="pending, in_progress, completed, failed or skipped")
+
+
+class PlanOut(ApiModel):
+    """The steps Stepwise reads the goal into."""
+
+    steps: list[PlanStepOut] = Field(description="In order")
+    current_step_index: int = Field(ge=0, description="The step being worked on")
+
+
+class UsageOut(ApiModel):
+    """Model use of this request (all zero on the deterministic path and on a replay)."""
+
+    model_calls: int = Field(default=0, ge=0, description="Model calls this request made")
+    input_tokens: int = Field(default=0, ge=0, description="Prompt tokens")
+    output_tokens: int = Field(default=0, ge=0, description="Completion tokens")
+    cost_usd: float | None = Field(default=0.0, description="USD; null when a model's price is unknown")
+
+
+class MetricsOut(ApiModel):
+    server_ms: float = Field(ge=0, description="Time the server spent on this request, ms")
+    model_ms: float = Field(default=0.0, ge=0, description="Of which waiting for the model, ms")
+    steps: int = Field(ge=1, description="Steps of the task so far, this one included (`stepIndex` + 1)")
+
+
+class InteractResponse(ApiModel):
+    thought: str = Field(description="Why this action (or why the task ended), in words, for the user")
+    action: str = Field(
+        description="The next action to execute, in the action grammar; empty when there is none (a question to the "
+        "user). " + ACTION_GRAMMAR
+    )
+    action_details: ActionDetailsOut | None = Field(
+        default=None, description="`action` as structured data (null when there is no action)"
+    )
+    actions: list[ChainActionOut] | None = Field(
+        default=None, description="A chain of actions to run in a row; null (Stepwise answers one action at a time)"
+    )
+    chain_metadata: ChainMetadataOut | None = Field(default=None, description="About `actions`; null without a chain")
+    task_id: str | None = Field(description="Send it back with the next request (null when no task was created)")
+    session_id: str = Field(description="Send it back with the next request (also the first of a new task)")
+    status: TaskStatusOut = Field(
+        description="active: execute `action` and send the page again · completed: the goal contract holds on the page "
+        "(the only way a task completes) · failed: see `failureCode` · needs_confirmation: the work was done but "
+        "the page cannot prove it; ask the user · needs_user_input: a question, no task · interrupted: idle too long"
+    )
+    failure_code: str | None = Field(
+        default=None,
+        description="Why a failed task ended (e.g. GOAL_NOT_UNDERSTOOD, NEEDS_MODEL, GOAL_NOT_MET, LOOP_DETECTED); null otherwise",
+    )
+    step_index: int = Field(
+        ge=0, description="This answer's step, from 0; echo it as `stepIndex` with the request that reports on its action"
+    )
+    decided_by: Literal["policy", "model"] = Field(description="Who chose the action: the rule-based policy or the model")
+    plan: PlanOut | None = Field(default=None, description="The plan, when the goal has several steps")
+    contract: ContractOut | None = Field(
+        default=None, description="The goal contract and each clause's state (null when no task was created)"
+    )
+    verification: VerificationOut | None = Field(
+        default=None, description="The verdict on the previous action (null on the first step)"
+    )
+    expected_outcome: dict[str, Any] | None = Field(
+        default=None, description="What the page should show after the action (free JSON, camelCase keys)"
+    )
+    usage: UsageOut = Field(default_factory=UsageOut, description="Model use of this request")
+    metrics: MetricsOut = Field(description="Timings")
+    needs_user_input: dict[str, Any] | None = Field(
+        default=None,
+        description="With status needs_user_input: `message` (the question) and `missing` (what the goal lacks); "
+        "send the answer as a new `query`",
+    )
+    needs_full_dom: bool = Field(default=False, description="Send `dom` (full HTML) with the next request")
+    has_org_knowledge: bool = Field(default=False, description="Knowledge of the tenant's site was used")
+    replayed: bool = Field(
+        default=False, description="True when this answers a re-sent request with the answer already given for its step"
+    )
