@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -11,7 +11,7 @@ import structlog
 
 from agent.context import AgentDeps, RequestContext
 from agent.contracts import contract_summary
-from agent.errors import SessionNotFound, TaskConflictError, TaskFinished, TaskNotFound
+from agent.errors import SessionNotFound, StepwiseError, TaskConflictError, TaskFinished, TaskNotFound
 from cost import TaskCost, task_cost
 from storage import (
     TERMINAL_TASK_STATUSES,
@@ -120,10 +120,16 @@ async def list_tasks(
     status: str | None = None,
     session_id: str | None = None,
     limit: int = 20,
-    created_before: datetime | None = None,
+    after: str | None = None,
 ) -> list[Task]:
-    """The tenant's tasks, newest first, one page of them."""
-    return await deps.store.tasks.list(ctx.tenant_id, session_id, limit, status=status, created_before=created_before)
+    """The tenant's tasks, newest first, one page of them: those after the task ``after``
+    (the previous page's last); 422 when it is not a task of the tenant."""
+    if after is not None and await deps.store.tasks.get(ctx.tenant_id, after) is None:
+        raise StepwiseError(
+            "cursor names no task of yours: pass the nextCursor of the previous page",
+            code="VALIDATION_FAILED", status_code=422, details={"cursor": after},
+        )  # fmt: skip
+    return await deps.store.tasks.list(ctx.tenant_id, session_id, limit, status=status, after=after)
 
 
 CANCELLED: Final = "CANCELLED"

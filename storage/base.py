@@ -77,9 +77,10 @@ class TaskRepository(Protocol):
         limit: int = 50,
         *,
         status: str | None = None,
-        created_before: datetime | None = None,
+        after: str | None = None,
     ) -> list[Task]:
-        """Newest first; optionally of one status, and created before a time (the next page)."""
+        """Newest first; optionally of one status, and only those after the task ``after`` in
+        that order (the next page; nothing when it names no task of the tenant)."""
     async def fail(
         self, tenant_id: str, task_id: str, expected_version: int, code: str, reason: str
     ) -> Task:

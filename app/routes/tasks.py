@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
@@ -28,11 +27,11 @@ async def list_tasks(
     status: Annotated[TaskStatus | None, Query(description="Only tasks in this status")] = None,
     session_id: Annotated[str | None, Query(alias="sessionId", max_length=64, description="Only this session's tasks")] = None,
     limit: Annotated[int, Query(ge=1, le=100, description="Tasks per page")] = 20,
-    before: Annotated[datetime | None, Query(description="`nextBefore` of the previous page")] = None,
+    cursor: Annotated[str | None, Query(max_length=64, description="`nextCursor` of the previous page")] = None,
 ) -> TaskListOut:
-    tasks = await agent.list_tasks(ctx, deps, status=status, session_id=session_id, limit=limit + 1, created_before=before)
+    tasks = await agent.list_tasks(ctx, deps, status=status, session_id=session_id, limit=limit + 1, after=cursor)
     page = tasks[:limit]
-    return TaskListOut(tasks=[TaskSummaryOut.of(t) for t in page], next_before=page[-1].created_at if len(tasks) > limit else None)
+    return TaskListOut(tasks=[TaskSummaryOut.of(t) for t in page], next_cursor=page[-1].id if len(tasks) > limit else None)
 
 
 @router.post(

@@ -134,8 +134,10 @@ class TaskSummaryOut(ApiModel):
 
 class TaskListOut(ApiModel):
     tasks: list[TaskSummaryOut] = Field(description="Newest first")
-    next_before: datetime | None = Field(
-        default=None, description="Pass as `before` for the next page; null on the last page"
+    next_cursor: str | None = Field(
+        default=None,
+        description="Pass as `cursor` for the next page; null on the last page. Pages never skip or repeat "
+        "a task, even tasks created in the same instant",
     )
 
 

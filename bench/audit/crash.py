@@ -72,15 +72,15 @@ def kill_cycles(cycles: int = 50, clients: int = 4, workers: int = 2, up_s: floa
 def _orphan_tasks(client: httpx.Client, base: str, key: str, known: set[str | None]) -> int:
     """Tasks stored that no client received an answer for (a first request committed, its answer lost,
     and the re-send made another task)."""
-    orphans, seen, before = 0, set(), None
+    orphans, seen, cursor = 0, set(), None
     while True:
         params: dict[str, str | int] = {"limit": 100}
-        if before:
-            params["before"] = before
+        if cursor:
+            params["cursor"] = cursor
         page = client.get(f"{base}/api/tasks", params=params, headers={"Authorization": f"Bearer {key}"}).json()
         fresh = [task["taskId"] for task in page["tasks"] if task["taskId"] not in seen]
         seen.update(fresh)
         orphans += sum(1 for task_id in fresh if task_id not in known)
-        before = page.get("nextBefore")
-        if not before or not fresh:
+        cursor = page.get("nextCursor")
+        if not cursor or not fresh:
             return orphans

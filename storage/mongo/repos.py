@@ -139,15 +139,21 @@ class MongoTasks(_Repo):
         limit: int = 50,
         *,
         status: str | None = None,
-        created_before: datetime | None = None,
+        after: str | None = None,
     ) -> list[Task]:
         query: dict[str, Any] = {"tenant_id": tenant_id}
         if session_id is not None:
             query["session_id"] = session_id
         if status is not None:
             query["status"] = status
-        if created_before is not None:
-            query["created_at"] = {"$lt": to_utc(created_before)}
+        if after is not None:  # keyset: strictly after the anchor in (created_at, seq) order
+            anchor = await self._db[TASKS.name].find_one({"_id": after, "tenant_id": tenant_id}, {"created_at": 1, "seq": 1})
+            if anchor is None:
+                return []
+            query["$or"] = [
+                {"created_at": {"$lt": anchor["created_at"]}},
+                {"created_at": anchor["created_at"], "seq": {"$lt": anchor["seq"]}},
+            ]
         docs = await self._db[TASKS.name].find(query).sort(NEWEST_FIRST).limit(limit).to_list()
         return TASKS.from_docs(docs)
 

@@ -144,7 +144,7 @@ class SqliteTasks(_Repo):
         limit: int = 50,
         *,
         status: str | None = None,
-        created_before: datetime | None = None,
+        after: str | None = None,
     ) -> list[Task]:
         sql = f"SELECT {TASKS.select} FROM tasks WHERE tenant_id = ?"
         params: list[object] = [tenant_id]
@@ -154,9 +154,9 @@ class SqliteTasks(_Repo):
         if status is not None:
             sql += " AND status = ?"
             params.append(status)
-        if created_before is not None:
-            sql += " AND created_at < ?"
-            params.append(iso(created_before))
+        if after is not None:  # keyset: strictly after the anchor in (created_at, seq) order
+            sql += " AND (created_at, seq) < (SELECT created_at, seq FROM tasks WHERE tenant_id = ? AND id = ?)"
+            params.extend([tenant_id, after])
         sql += " ORDER BY created_at DESC, seq DESC LIMIT ?"
         rows = await self._db.fetch_all(sql, [*params, limit])
         return TASKS.from_rows(rows)

@@ -22,7 +22,7 @@ async def test_tasks_are_listed_newest_first_filtered_and_paged(api: Api) -> Non
 
     listed = (await api.client.get("/api/tasks", headers=api.headers())).json()
     assert [t["taskId"] for t in listed["tasks"]] == [declined["taskId"], third["taskId"], second["taskId"], first["taskId"]]
-    assert listed["nextBefore"] is None
+    assert listed["nextCursor"] is None
 
     failed = (await api.client.get("/api/tasks", params={"status": "failed"}, headers=api.headers())).json()
     assert [t["taskId"] for t in failed["tasks"]] == [declined["taskId"]]
@@ -31,9 +31,11 @@ async def test_tasks_are_listed_newest_first_filtered_and_paged(api: Api) -> Non
     assert {t["taskId"] for t in session["tasks"]} == {first["taskId"], second["taskId"]}
 
     page_one = (await api.client.get("/api/tasks", params={"limit": 3}, headers=api.headers())).json()
-    assert len(page_one["tasks"]) == 3 and page_one["nextBefore"]
-    page_two = (await api.client.get("/api/tasks", params={"limit": 3, "before": page_one["nextBefore"]}, headers=api.headers())).json()
-    assert [t["taskId"] for t in page_two["tasks"]] == [first["taskId"]] and page_two["nextBefore"] is None
+    assert len(page_one["tasks"]) == 3 and page_one["nextCursor"] == page_one["tasks"][-1]["taskId"]
+    page_two = (await api.client.get("/api/tasks", params={"limit": 3, "cursor": page_one["nextCursor"]}, headers=api.headers())).json()
+    assert [t["taskId"] for t in page_two["tasks"]] == [first["taskId"]] and page_two["nextCursor"] is None
+    foreign = await api.client.get("/api/tasks", params={"cursor": first["taskId"]}, headers=api.headers(api.key_b))
+    assert foreign.status_code == 422 and foreign.json()["error"]["details"] == {"cursor": first["taskId"]}
 
     other_tenant = (await api.client.get("/api/tasks", headers=api.headers(api.key_b))).json()
     assert other_tenant["tasks"] == []

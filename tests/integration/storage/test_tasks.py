@@ -36,14 +36,29 @@ async def test_list_is_newest_first_and_filters_by_session(store: Store) -> None
     assert [t.query for t in await store.tasks.list(TENANT_A, limit=1)] == ["10"]
 
 
-async def test_list_filters_by_status_and_pages_by_creation_time(store: Store) -> None:
+async def test_list_filters_by_status_and_pages_after_a_task(store: Store) -> None:
     s = session()
     for minutes, status in ((40, "failed"), (30, "active"), (20, "completed"), (10, "failed")):
         await _new(store, s.id, query=f"{minutes}", status=status, created_at=ago(minutes=minutes))
+    newest = await store.tasks.list(TENANT_A)
     assert [t.query for t in await store.tasks.list(TENANT_A, status="failed")] == ["10", "40"]
-    assert [t.query for t in await store.tasks.list(TENANT_A, created_before=ago(minutes=15))] == ["20", "30", "40"]
-    assert [t.query for t in await store.tasks.list(TENANT_A, s.id, 1, status="failed", created_before=ago(minutes=15))] == ["40"]
+    assert [t.query for t in await store.tasks.list(TENANT_A, after=newest[0].id)] == ["20", "30", "40"]
+    assert [t.query for t in await store.tasks.list(TENANT_A, s.id, 1, status="failed", after=newest[0].id)] == ["40"]
     assert await store.tasks.list(TENANT_B, status="failed") == []
+    assert await store.tasks.list(TENANT_B, after=newest[0].id) == []  # another tenant's task anchors nothing
+
+
+async def test_pages_never_skip_or_repeat_tasks_created_in_the_same_instant(store: Store) -> None:
+    s, instant = session(), ago(minutes=5)
+    for number in range(7):
+        await _new(store, s.id, query=str(number), created_at=instant)
+    seen: list[str] = []
+    after: str | None = None
+    while page := await store.tasks.list(TENANT_A, limit=3, after=after):
+        seen.extend(t.query for t in page)
+        after = page[-1].id
+    assert sorted(seen) == [str(n) for n in range(7)] and len(seen) == 7
+    assert seen == [t.query for t in await store.tasks.list(TENANT_A)]
 
 
 async def test_find_active_returns_the_most_recently_updated_active_task(store: Store) -> None:
