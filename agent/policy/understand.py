@@ -272,11 +272,11 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             generic = len(label) == 1 and label[0] in COMMIT_WORDS  # "press submit", "click save"
             effect = step.kind == "submit" or bool(label and label[0] in _EFFECT_WORDS)
             if generic:
-                # "Save", "submit the form", "… and submit": the form's commit control, whatever its
-                # label. "Click Save", "press the Submit button" name a label: only a commit control
-                # that carries it will do (never a "Save" for "Submit", nor a button whose visible
-                # text says something else).
-                ref = ref.model_copy(update={"commit": True, "named": step.description.startswith("Click ")})
+                # "submit the form", "… and submit", "press login": the form's commit control,
+                # whatever its label. "Click Save", "press the Submit button" name a label: only a
+                # commit control that carries it will do (never a "Save" for "Submit", nor a button
+                # whose visible text says something else).
+                ref = ref.model_copy(update={"commit": True, "named": _names_a_label(step)})
             reading.add(Clause(id="", kind="activated", description=description, target=ref, action="click", effect=effect), step)
         case "press":
             ref = _ref(reading, step.target)
@@ -386,3 +386,13 @@ def with_preconditions(clauses: list[Clause]) -> list[Clause]:
                 clause = clause.model_copy(update={"before": following.id})
         out.append(clause)
     return out
+
+
+def _names_a_label(step: PlanStep) -> bool:
+    """Whether a click step writes its commit word as a control's label — with the role noun
+    ("the Submit button"), quoted, or capitalised as labels are ("Click Save") — rather than
+    as the form's action ("press login", "click submit", "and submit")."""
+    if not step.description.startswith("Click "):
+        return False
+    target = (step.target or "").strip()
+    return target[:1].isupper() or target[:1] in "\"'“‘" or any(w in _ROLE_NOUNS for w in words(target))

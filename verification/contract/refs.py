@@ -174,13 +174,22 @@ def _commit_control(ref: ElementRef, page: PageState) -> Resolution | None:
     ]  # fmt: skip
     if ref.named:  # "Click Submit": a commit control labelled so (seen so), never another one
         buttons = [e for e in buttons if _name_score(words(ref.name), e) > 0.0]
-    typed = [e for e in buttons if e.input_type == "submit"]
+    # A submit button whose visible text overrides its aria-label counts by what it shows.
+    typed = [e for e in buttons if e.input_type == "submit" and (e.text is None or _commit_label(e.text))]
     if len(typed) == 1:
         return Resolution((typed[0],))
-    named = [e for e in buttons if e.role == "button" and set(words(e.name)) & COMMIT_WORDS and len(words(e.name)) <= 3]
+    # Judged by the label a person sees: an aria-label "Save" on a button showing "Delete
+    # account" is not a Save button.
+    named = [e for e in buttons if e.role == "button" and _commit_label(e.text or e.name)]
     if len(named) == 1:
         return Resolution((named[0],))
     return None
+
+
+def _commit_label(label: str) -> bool:
+    """A short label made of a commit word ("OK", "Save", "Log in now")."""
+    label_words = words(label)
+    return bool(set(label_words) & COMMIT_WORDS) and len(label_words) <= 3
 
 
 def matches(ref: ElementRef, page: PageState) -> tuple[PageElement, ...]:

@@ -180,6 +180,16 @@ async def test_submitting_the_form_still_uses_its_only_commit_control(api: Api, 
     assert "save" in targets(bodies), [b["action"] for b in bodies]
 
 
+@pytest.mark.parametrize("goal", ['Type "ana" into Nickname and click submit', 'Type "ana" into Nickname and press continue', "hit save"])
+@pytest.mark.parametrize("form", ["html", "v3"])
+async def test_a_commit_word_used_as_the_forms_action_uses_its_commit_button_whatever_its_label(api: Api, form: str, goal: str) -> None:
+    """'click submit' on a form whose only button says OK: the form's action, not a label (a
+    label is written capitalised, quoted, or with its role noun, as in the test above)."""
+    page = html('<form><button data-llm-id="ok">OK</button></form>') if form == "html" else v3({"i": "ok", "r": "btn", "n": "OK", "xy": [300, 200]})
+    bodies = await run_on(api, goal, page, steps=4)
+    assert "ok" in targets(bodies), [b["action"] for b in bodies]
+
+
 DESTRUCTIVE_HTML = html('<button data-llm-id="bad">Save and delete my account</button>')
 DESTRUCTIVE_V3 = v3({"i": "bad", "r": "btn", "n": "Save and delete my account", "xy": [300, 200]})
 GONE_V3 = v3({"i": "done", "r": "status", "n": "Account deleted"})
