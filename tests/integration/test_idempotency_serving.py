@@ -1,6 +1,7 @@
 """Idempotency-Key against a real ``stepwise serve`` (two worker processes, one database):
 a first request re-sent with its key makes one task, concurrent duplicates make one task,
-and the key with another body is refused."""
+and the key with another body is refused; a continuation re-sent without a key is answered
+again from its stepIndex, never stepped twice."""
 
 from __future__ import annotations
 
@@ -94,3 +95,20 @@ def test_the_key_with_another_body_is_a_422_and_makes_no_task(server: tuple[str,
     refused = _post(base, api_key, other, key)
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "IDEMPOTENCY_KEY_REUSED", refused.text
     assert _tasks_with(base, api_key, other["query"]) == []
+
+
+def test_a_continuation_resent_after_its_answer_was_lost_is_answered_again_not_stepped(server: tuple[str, str]) -> None:
+    """Without any key: the continuation's stepIndex and page say it is a re-send."""
+    base, api_key = server
+    auth = {"Authorization": f"Bearer {api_key}"}
+    body = {**FIRST, "query": f'{FIRST["query"]} ({uuid.uuid4().hex[:6]})'}
+    first = httpx.post(f"{base}/api/agent/interact", json=body, headers=auth, timeout=30).json()
+    typed = [{**PAGE[0], "v": "Jas"}, PAGE[1]]
+    continuation = {"url": FIRST["url"], "interactiveTree": typed, "taskId": first["taskId"], "sessionId": first["sessionId"], "stepIndex": first["stepIndex"]}
+    answers = [httpx.post(f"{base}/api/agent/interact", json=continuation, headers=auth, timeout=30) for _ in range(3)]
+    assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+    second, *again = (a.json() for a in answers)
+    assert not second["replayed"] and all(a["replayed"] for a in again)
+    assert {a["stepIndex"] for a in again} == {second["stepIndex"]} and {a["action"] for a in again} == {second["action"]}
+    steps = httpx.get(f"{base}/api/tasks/{first['taskId']}", headers=auth, timeout=10).json()["steps"]
+    assert [s["stepIndex"] for s in steps] == [first["stepIndex"], second["stepIndex"]]
