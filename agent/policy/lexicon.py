@@ -205,3 +205,6 @@ DESTRUCTIVE: Final[dict[str, frozenset[str]]] = {
     "revoke": frozenset({"revoke", "remove"}), "sign out of all": frozenset({"sign", "log", "logout", "signout"}),
     "log out of all": frozenset({"sign", "log", "logout", "signout"}),
 }  # fmt: skip
+
+# The nouns that say what kind of control a label is on ("the Save button", "the Help link").
+CONTROL_NOUNS: Final[frozenset[str]] = frozenset({"button", "btn", "link"})

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from agent.policy.goal import RoleHint, parse_target
-from agent.policy.lexicon import MESSAGE_NOUNS, RECORD_NOUNS
-from verification.contract import ContainerKind, ElementRef, RefRole, fold
+from agent.policy.lexicon import CONTROL_NOUNS, MESSAGE_NOUNS, RECORD_NOUNS
+from planning import PlanStep
+from verification.contract import ContainerKind, ElementRef, RefRole, fold, words
 
 _KINDS: Final[dict[str, ContainerKind]] = {
     "row": "row", "line": "row", "entry": "row", "record": "row", "table": "row",
@@ -182,3 +183,13 @@ def source_ref(phrase: str) -> ElementRef | None:
     if read.ref is None or read.unread:
         return None
     return read.ref.model_copy(update={"field_kind": kind}) if kind else read.ref
+
+
+def names_a_label(step: PlanStep) -> bool:
+    """Whether a click step writes its commit word as a control's label — with the role noun
+    ("the Submit button"), quoted, or capitalised as labels are ("Click Save") — rather than
+    as the form's action ("press login", "click submit", "and submit")."""
+    if not step.description.startswith("Click "):
+        return False
+    target = (step.target or "").strip()
+    return target[:1].isupper() or target[:1] in "\"'“‘" or any(w in CONTROL_NOUNS for w in words(target))

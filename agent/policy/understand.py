@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from agent.policy.coverage import unaccounted
-from agent.policy.lexicon import ATTRIBUTE_NOUNS
+from agent.policy.lexicon import ATTRIBUTE_NOUNS, CONTROL_NOUNS
 from agent.policy.decompose import ALL_FIELDS, merge_find, normalise_clause, read_clause, split_clauses
 from agent.policy.feed_frames import merge_record_scope
 from agent.policy.record_frames import merge_record_find
-from agent.policy.references import read_ref
+from agent.policy.references import names_a_label, read_ref
 from agent.policy.suggest import merge_suggest
 from planning import Plan, PlanStep
 from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, ValueSource, fold, match_for, words
@@ -46,7 +46,6 @@ from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, Va
 _PLACEHOLDER_VALUES: Final[frozenset[str]] = frozenset(
     {"it", "that", "this", "them", "these", "those", "your answer", "the answer", "answer", "the result", "result", "the text", "the number", "the word"}
 )
-_ROLE_NOUNS: Final[frozenset[str]] = frozenset({"button", "btn", "link"})
 # Controls whose click must show a result to count (a commit, or a change of a record).
 _EFFECT_WORDS: Final[frozenset[str]] = COMMIT_WORDS | frozenset(
     "delete remove archive deactivate activate enable disable upload export import reply share invite subscribe "
@@ -268,7 +267,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             if ref is None:
                 reading.unread.append(step.target or "the control")
                 return
-            label = [w for w in words(ref.name) if w not in _ROLE_NOUNS]
+            label = [w for w in words(ref.name) if w not in CONTROL_NOUNS]
             generic = len(label) == 1 and label[0] in COMMIT_WORDS  # "press submit", "click save"
             effect = step.kind == "submit" or bool(label and label[0] in _EFFECT_WORDS)
             if generic:
@@ -276,7 +275,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
                 # whatever its label. "Click Save", "press the Submit button" name a label: only a
                 # commit control that carries it will do (never a "Save" for "Submit", nor a button
                 # whose visible text says something else).
-                ref = ref.model_copy(update={"commit": True, "named": _names_a_label(step)})
+                ref = ref.model_copy(update={"commit": True, "named": names_a_label(step)})
             reading.add(Clause(id="", kind="activated", description=description, target=ref, action="click", effect=effect), step)
         case "press":
             ref = _ref(reading, step.target)
@@ -386,13 +385,3 @@ def with_preconditions(clauses: list[Clause]) -> list[Clause]:
                 clause = clause.model_copy(update={"before": following.id})
         out.append(clause)
     return out
-
-
-def _names_a_label(step: PlanStep) -> bool:
-    """Whether a click step writes its commit word as a control's label — with the role noun
-    ("the Submit button"), quoted, or capitalised as labels are ("Click Save") — rather than
-    as the form's action ("press login", "click submit", "and submit")."""
-    if not step.description.startswith("Click "):
-        return False
-    target = (step.target or "").strip()
-    return target[:1].isupper() or target[:1] in "\"'“‘" or any(w in _ROLE_NOUNS for w in words(target))
