@@ -13,6 +13,7 @@ ErrorCategory = Literal[
     "model_error",
     "low_confidence",
     "not_achieved",
+    "sign_in_refused",
 ]
 
 

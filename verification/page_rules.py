@@ -53,6 +53,6 @@ def refused_sign_in_rule(
                 0.85,
                 f"The password field {quote(element.name or element.id)} was emptied and its form is still shown: "
                 "the sign-in was refused",
-                "not_achieved",
+                "sign_in_refused",
             )
             return

@@ -135,6 +135,8 @@ def ladder_correction(
         return alternative or fail_decision(
             f"The page reports an error: {errors or result.reason}", attempt, "NO_RECOVERY"
         )
+    if category == "sign_in_refused":  # the same credentials would be refused again
+        return fail_decision(result.reason, attempt, "NO_RECOVERY")
     if category == "value_mismatch":
         return alternative or (
             retry

@@ -186,17 +186,22 @@ async def test_a_page_without_a_password_field_never_completes_and_says_nothing(
     _no_secret("the database file", _database_bytes(db_url))
 
 
-async def test_a_wrong_password_on_the_page_never_completes(api: Api) -> None:
+@pytest.mark.parametrize(
+    "refusal, reason",
+    [
+        ([{"i": "8", "r": "alert", "n": "Wrong username or password"}], "Wrong username or password"),
+        ([{"i": "8", "r": "status", "n": "Those details did not work"}], "sign-in was refused"),  # no error words known
+        ([], "sign-in was refused"),  # nothing said at all: the password emptied, the form still there
+    ],
+)
+async def test_a_refused_sign_in_fails_at_once_with_the_pages_reason(api: Api, refusal: list[dict[str, Any]], reason: str) -> None:
     first = (await api.interact({"url": URL, "query": GOALS[0], "interactiveTree": login_tree()})).json()
     ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
-    previous = first
-    error_page = [*login_tree("alice", ""), {"i": "8", "r": "alert", "n": "Wrong username or password"}]
-    for page in [login_tree("alice"), login_tree("alice", SECRET), error_page, error_page, error_page]:
-        answer = (await api.interact({"url": URL, "interactiveTree": page, "stepIndex": previous["stepIndex"], "lastActionStatus": "success", **ids})).json()
-        assert answer.get("status") != "completed"
-        previous = answer
-        if answer.get("status") != "active":
-            break
+    answers = [first]
+    for page in [login_tree("alice"), login_tree("alice", SECRET), [*login_tree("alice", ""), *refusal]]:
+        answers.append((await api.interact({"url": URL, "interactiveTree": page, "stepIndex": answers[-1]["stepIndex"], "lastActionStatus": "success", **ids})).json())
+    assert [a["status"] for a in answers] == ["active", "active", "active", "failed"], [a["action"] for a in answers]
+    assert answers[-1]["failureCode"] == "NO_RECOVERY" and reason in answers[-1]["thought"]
 
 
 async def test_a_rotated_key_fails_the_task_with_a_reason_never_a_crash(make_api: ApiFactory) -> None:

@@ -99,6 +99,7 @@ async def _click_sign_in(before: PageState, after: PageState) -> object:
 async def test_a_refused_sign_in_is_not_the_clicks_proof(before: PageState, after: PageState) -> None:
     result = await _click_sign_in(before, after)
     assert not result.action_succeeded and "sign-in was refused" in result.reason  # type: ignore[attr-defined]
+    assert result.error_category == "sign_in_refused"  # type: ignore[attr-defined]
 
 
 async def test_a_refused_sign_in_in_html_is_not_the_clicks_proof_either() -> None:
