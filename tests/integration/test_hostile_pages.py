@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -18,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.integration.test_serving import _env, _free_port, _wait
+from tests.support.serving import running_server
 
 DEPTH = 180_000  # 1.98 MB: under the 2 MB dom limit
 
@@ -28,28 +26,8 @@ HEAD_TIMEOUT_S = 1.5
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    env = _env(tmp_path / "stepwise.db")
-    env["STEPWISE_HEADER_TIMEOUT_S"] = str(HEAD_TIMEOUT_S)
-    key = subprocess.run(
-        [sys.executable, "-m", "app.cli", "keys", "create", "--tenant", "t1", "--user", "u1", "--name", "test"],
-        env=env, capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait(lambda: httpx.get(f"{base}/readyz", timeout=1).status_code == 200)
-        yield base, key
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with running_server(tmp_path / "stepwise.db", settings={"STEPWISE_HEADER_TIMEOUT_S": str(HEAD_TIMEOUT_S)}) as running:
+        yield running
 
 
 def test_a_page_nested_deeper_than_any_real_one_is_refused_and_never_stalls_the_worker(server: tuple[str, str]) -> None:

@@ -5,18 +5,15 @@ again from its stepIndex, never stepped twice."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.integration.test_serving import _env, _free_port, _wait
+from tests.support.serving import running_server
 
 PAGE = [
     {"i": "1", "r": "inp", "n": "Name", "v": "", "ty": "text"},
@@ -27,27 +24,8 @@ FIRST = {"url": "https://clinic.example/patients/new", "query": 'Type "Jas" into
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    env = _env(tmp_path_factory.mktemp("idempotency") / "stepwise.db")
-    key = subprocess.run(
-        [sys.executable, "-m", "app.cli", "keys", "create", "--tenant", "t1", "--user", "u1", "--name", "test"],
-        env=env, capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait(lambda: httpx.get(f"{base}/readyz", timeout=1).status_code == 200)
-        yield base, key
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with running_server(tmp_path_factory.mktemp("idempotency") / "stepwise.db", workers=2) as running:
+        yield running
 
 
 def _post(base: str, api_key: str, body: dict[str, Any], idempotency_key: str) -> httpx.Response:
