@@ -99,6 +99,8 @@ PRICES: dict[str, ModelPrice] = {
             long_context=_rates("4.00", "18.00", "0.40"),
         ),
         ModelPrice("gemini-3-flash-preview", standard=_rates("0.50", "3.00", "0.05")),
+        # Embeddings bill input tokens only (no output, no context cache).
+        ModelPrice("gemini-embedding-001", standard=_rates("0.15", "0", "0")),
     )
 }
 """Known models by canonical name. Anything else (previews with dates, ``-latest``

@@ -22,6 +22,7 @@ Purpose = Literal[
     "REPLANNING",
     "PLAN_CHECK",
     "COMPLETION_CHECK",
+    "EMBEDDING",
 ]
 """Why a model is called; recorded as ``actionType`` on every usage record."""
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Literal, TypeVar
 
 import structlog
 from google import genai
@@ -28,6 +29,10 @@ from agent.llm.tally import Tally
 from agent.llm.usage import NullUsageSink, OutputErrorKind, UsageSink, record_usage
 
 T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
+EmbeddingTask = Literal["RETRIEVAL_DOCUMENT", "RETRIEVAL_QUERY"]
+EMBED_BATCH = 100
+"""Most texts in one ``batchEmbedContents`` request (the Gemini API's limit)."""
 log = structlog.get_logger(__name__)
 
 
@@ -182,7 +187,47 @@ class GeminiGateway:
     async def _send(
         self, tally: Tally, user: str, config: types.GenerateContentConfig
     ) -> tuple[types.GenerateContentResponse, int]:
-        """One request, retried on transient failures; returns (response, latency_ms)."""
+        """One generateContent request, retried on transient failures; (response, latency_ms)."""
+        return await self._attempts(
+            tally,
+            lambda: self._client.aio.models.generate_content(model=self._model, contents=user, config=config),
+        )
+
+    async def embed(
+        self,
+        texts: Sequence[str],
+        *,
+        model: str,
+        task_type: EmbeddingTask,
+        dimension: int,
+        ctx: CallContext,
+    ) -> list[list[float]]:
+        """Embeddings of ``texts`` (at most ``EMBED_BATCH`` per call), one vector per text in
+        order, with the same retries and typed errors as ``generate``. One usage event
+        (purpose ``EMBEDDING``) per billed attempt; the Gemini API does not report tokens
+        for embeddings, so they are counted as the provider bills them (characters / 4)."""
+        if not texts:
+            return []
+        if len(texts) > EMBED_BATCH:
+            raise ValueError(f"at most {EMBED_BATCH} texts per embedding call")
+        tally = Tally(purpose="EMBEDDING", ctx=ctx, model=model)
+        config = types.EmbedContentConfig(task_type=task_type, output_dimensionality=dimension)
+        response, latency_ms = await self._attempts(
+            tally, lambda: self._client.aio.models.embed_content(model=model, contents=list(texts), config=config)
+        )
+        vectors = [list(e.values or []) for e in (response.embeddings or [])]
+        issue = _embedding_issue(vectors, len(texts), dimension)
+        tokens = sum(max(1, len(t) // 4) for t in texts)
+        event = tally.record_embedding(tokens, latency_ms=latency_ms, error_kind="schema_mismatch" if issue else None)
+        await record_usage(self._sink, event)
+        if issue is not None:
+            log.warning("llm.embedding.invalid", summary=issue, **tally.log_fields())
+            raise LLMOutputInvalid(f"embedding answer unusable: {issue}", purpose="EMBEDDING", model=model, attempts=tally.attempts)
+        log.info("llm.embedding.completed", texts=len(texts), latency_ms=latency_ms, attempts=tally.attempts, **tally.log_fields())
+        return vectors
+
+    async def _attempts(self, tally: Tally, call: Callable[[], Awaitable[R]]) -> tuple[R, int]:
+        """``call`` retried on transient failures; returns (answer, latency_ms)."""
         retries = 0
         while True:
             tally.attempts += 1
@@ -190,9 +235,7 @@ class GeminiGateway:
             try:
                 # Bounds a server that trickles bytes within the per-read timeout.
                 async with asyncio.timeout(self._timeout_s * 1.5 + 1):
-                    response = await self._client.aio.models.generate_content(
-                        model=self._model, contents=user, config=config
-                    )
+                    response = await call()
             except ATTEMPT_FAILURES as exc:
                 failure = classify(exc)
                 tally.last_status = failure.status_code
@@ -260,3 +303,15 @@ class GeminiGateway:
             model_version=response.model_version,
         )
         await record_usage(self._sink, event)
+
+
+def _embedding_issue(vectors: list[list[float]], expected: int, dimension: int) -> str | None:
+    """Why an embedding answer cannot be used, or ``None``."""
+    if len(vectors) != expected:
+        return f"{len(vectors)} vectors for {expected} texts"
+    for vector in vectors:
+        if len(vector) != dimension:
+            return f"a vector of dimension {len(vector)}, asked for {dimension}"
+        if not any(vector):
+            return "an all-zero vector"
+    return None

@@ -82,6 +82,25 @@ class Tally:
             model_version=model_version,
         )
 
+    def record_embedding(self, tokens: int, *, latency_ms: int, error_kind: OutputErrorKind | None) -> UsageEvent:
+        """One billed embedding attempt: input tokens only."""
+        t = self.tokens
+        self.tokens = Tokens(input=t.input + tokens, output=t.output, cached=t.cached, thinking=t.thinking, total=t.total + tokens)
+        return UsageEvent(
+            purpose=self.purpose,
+            model=self.model,
+            input_tokens=tokens,
+            output_tokens=0,
+            cached_tokens=0,
+            thinking_tokens=0,
+            total_tokens=tokens,
+            latency_ms=latency_ms,
+            success=error_kind is None,
+            error_kind=error_kind,
+            ctx=self.ctx,
+            attempt=self.attempts,
+        )
+
     def elapsed_s(self) -> float:
         return time.monotonic() - self.started
 

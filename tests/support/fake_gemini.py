@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from tests.support.loopback import LoopbackServer
 
+import hashlib
 import json
+import math
 import re
 import threading
 from collections import deque
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-_GENERATE = re.compile(r"^/(v1|v1beta|v1alpha)/models/([^/:]+):generateContent$")
+_GENERATE = re.compile(r"^/(v1|v1beta|v1alpha)/models/([^/:]+):(generateContent|batchEmbedContents)$")
 _STATUS_TEXT = {
     400: "INVALID_ARGUMENT",
     401: "UNAUTHENTICATED",
@@ -99,6 +101,31 @@ def ok(answer: str | dict[str, Any] | list[Any], **options: Any) -> FakeReply:
     return FakeReply(text=text, **options)
 
 
+def embeddings(vectors: list[list[float]], **options: Any) -> FakeReply:
+    """A 200 ``batchEmbedContents`` answer with these vectors, in order."""
+    body = json.dumps({"embeddings": [{"values": v} for v in vectors]}).encode()
+    return FakeReply(raw_body=body, **options)
+
+
+def hashed_vector(text: str, dimension: int) -> list[float]:
+    """A deterministic bag-of-words vector (unit length): texts sharing words are close."""
+    vector = [0.0] * dimension
+    for word in re.findall(r"[a-z0-9]+", text.lower()):
+        digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
+        vector[int.from_bytes(digest[:4], "big") % dimension] += 1.0 if digest[4] & 1 else -1.0
+    norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+    if not any(vector):
+        vector[0] = 1.0
+        norm = 1.0
+    return [v / norm for v in vector]
+
+
+def embedding_responder(request: "RecordedRequest") -> FakeReply:
+    """Answers any ``batchEmbedContents`` with hashed vectors of the requested dimension."""
+    texts, dimension = request.embed_texts, request.embed_dimension or 768
+    return embeddings([hashed_vector(t, dimension) for t in texts])
+
+
 def http_error(status: int, **options: Any) -> FakeReply:
     return FakeReply(status=status, **options)
 
@@ -126,6 +153,26 @@ class RecordedRequest:
     def user_text(self) -> str:
         contents = (self.body or {}).get("contents", [])
         return "".join(p.get("text", "") for c in contents for p in c.get("parts", []))
+
+    @property
+    def is_embedding(self) -> bool:
+        return self.path.split("?", 1)[0].endswith(":batchEmbedContents")
+
+    @property
+    def embed_texts(self) -> list[str]:
+        return [
+            "".join(p.get("text", "") for p in r.get("content", {}).get("parts", []))
+            for r in (self.body or {}).get("requests", [])
+        ]
+
+    @property
+    def embed_task_types(self) -> list[str | None]:
+        return [r.get("taskType") for r in (self.body or {}).get("requests", [])]
+
+    @property
+    def embed_dimension(self) -> int | None:
+        requests = (self.body or {}).get("requests", [])
+        return requests[0].get("outputDimensionality") if requests else None
 
     @property
     def generation_config(self) -> dict[str, Any]:
