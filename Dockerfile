@@ -10,8 +10,8 @@ WORKDIR /srv/stepwise
 
 # Dependencies first (cached while only the code changes).
 COPY pyproject.toml README.md ./
-RUN mkdir -p app agent verification planning cost observability storage client \
- && for d in app agent verification planning cost observability storage client; do touch $d/__init__.py; done \
+RUN mkdir -p app agent verification planning knowledge cost observability storage client \
+ && for d in app agent verification planning knowledge cost observability storage client; do touch $d/__init__.py; done \
  && pip install . \
  && pip uninstall -y stepwise
 
@@ -19,6 +19,7 @@ COPY app ./app
 COPY agent ./agent
 COPY verification ./verification
 COPY planning ./planning
+COPY knowledge ./knowledge
 COPY cost ./cost
 COPY observability ./observability
 COPY storage ./storage

@@ -9,6 +9,7 @@ from typing import Any
 
 from agent.llm import LLMGateway
 from agent.sealing import Sealer
+from knowledge import KnowledgeBase
 from observability import NoopTracer, Tracer
 from storage import Store, utcnow
 
@@ -46,6 +47,8 @@ class AgentDeps:
     tracer: Tracer = field(default_factory=NoopTracer)
     clock: Callable[[], datetime] = utcnow
     sealer: Sealer = field(default_factory=Sealer.ephemeral)  # seals a task's secrets at rest (agent.sealing)
+    knowledge: KnowledgeBase | None = None  # retrieval once per request (spec Step 1.4) and phase-2 learning
+    learn_tenants: frozenset[str] = frozenset()  # tenants whose verified interactions feed phase 2 ("*": all)
 
     def now(self) -> datetime:
         return self.clock()

@@ -93,5 +93,6 @@ class InteractOutcome:
     usage: dict[str, Any] = field(default_factory=dict)
     server_ms: float = 0.0
     model_ms: float = 0.0
+    has_org_knowledge: bool = False  # the tenant's knowledge base gave this request something
     replayed: bool = False  # a re-sent request, answered with the stored answer of its step
     idempotent_replay: bool = False  # answered from an Idempotency-Key record (header Idempotent-Replayed)

@@ -32,10 +32,14 @@ def route_after_complexity(state: InteractState) -> Literal["direct_action", "co
 
 
 def route_after_context(state: InteractState) -> Literal["ask_user", "web_search", "planning"]:
+    """Every source the analysis asks for runs: ``required_sources`` with WEB_SEARCH runs the
+    search even when the primary source is MEMORY or PAGE (knowledge and history are
+    already in hand: retrieved once per request)."""
     source = state.get("context_source")
     if source == "ASK_USER":
         return "ask_user"
-    if source == "WEB_SEARCH":
+    analysis = state.get("context_analysis")
+    if source == "WEB_SEARCH" or (analysis is not None and analysis.needs_web_search):
         return "web_search"
     return "planning"
 

@@ -26,6 +26,7 @@ from agent.idempotency import answer_without_step, claim_key, keep_answer, relea
 from agent.inputs import InteractInput, InteractOutcome
 from agent.offload import INLINE_DOM_BYTES, INLINE_ELEMENTS, page_work
 from agent.progress import TaskProgress
+from agent.rag import LEARNING, request_knowledge
 from agent.replay import check_step, replayed_outcome
 from agent.sealing import SecretsUnreadable
 from agent.secret_records import open_secrets, reveal_action, reveal_task
@@ -127,6 +128,7 @@ async def _step(
             return await declined(task, session.id, pending, ctx, deps, (time.perf_counter() - started) * 1000)
         state.update(confirmed(pending))
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
+    rag = await request_knowledge(task.query, page.url, ctx, deps)
     async with deps.tracer.start_trace(
         interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
     ) as trace:
@@ -139,6 +141,7 @@ async def _step(
             trace_id=trace.trace_id,
             secrets=loaded.secrets,
             idempotency=claim,
+            rag=rag,
         )
         with UsageService.for_request() as usage:
             try:
@@ -153,7 +156,13 @@ async def _step(
                     "A retry of this request took over its Idempotency-Key; nothing was changed by this one",
                     details={"idempotencyKey": exc.key, "retryAfterSeconds": 1},
                 ) from exc
-    return answer(final, session, usage.as_response(), (time.perf_counter() - started) * 1000)
+    if loaded.previous_actions:
+        LEARNING.after_step(
+            deps, ctx, url=page.url, dom=request.page.dom, previous_action=loaded.previous_actions[-1].action,
+            verification=final.get("verification"),
+        )  # fmt: skip
+    outcome = answer(final, session, usage.as_response(), (time.perf_counter() - started) * 1000)
+    return dataclasses.replace(outcome, has_org_knowledge=rag.has_org_knowledge)
 
 
 async def _load(request: InteractInput, ctx: RequestContext, deps: AgentDeps, page: PageState) -> _Loaded:

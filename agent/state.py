@@ -14,7 +14,9 @@ from agent.context import AgentDeps, RequestContext
 from agent.inputs import InteractInput
 from agent.policy import ParsedGoal
 from agent.progress import TaskProgress
+from agent.rag import chunk_texts
 from agent.secrets import TaskSecrets
+from knowledge import RagResult
 from planning import Plan
 from storage import CorrectionRecord, IdempotencyRecord, Message, Session, Task, TaskAction
 from verification import Action, Contract, ExpectedOutcome, PageState, VerificationResult
@@ -67,6 +69,12 @@ class GraphContext:
     trace_id: str | None = None
     secrets: TaskSecrets = field(default_factory=TaskSecrets)  # the task's secret values (agent.secrets)
     idempotency: IdempotencyRecord | None = None  # the Idempotency-Key claim finalize completes
+    rag: RagResult = field(default_factory=RagResult)  # the request's knowledge (agent.rag), retrieved once
+
+    @property
+    def knowledge(self) -> list[str]:
+        """The retrieved chunks as prompt data (untrusted, delimited by the prompt's blocks)."""
+        return chunk_texts(self.rag)
 
 
 class InteractState(TypedDict, total=False):

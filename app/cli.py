@@ -1,4 +1,4 @@
-"""``stepwise`` command line: serve, database set-up, API keys."""
+"""``stepwise`` command line: serve, database set-up, API keys, knowledge base."""
 
 from __future__ import annotations
 
@@ -169,6 +169,14 @@ def main(argv: list[str] | None = None) -> int:
 
     sub.add_parser("demo", help="run the bundled clinic demo end to end")
 
+    ingest = sub.add_parser("ingest", help="add files (HTML, PDF, DOCX, MD, TXT, JSON, CSV) or a URL to a tenant's knowledge base")
+    crawl = sub.add_parser("crawl", help="crawl a site into a tenant's knowledge base (robots.txt obeyed), with a progress bar")
+    if argv[:1] in (["ingest"], ["crawl"]):
+        from app.knowledge_cli import add_crawl_arguments, add_ingest_arguments
+
+        add_ingest_arguments(ingest)
+        add_crawl_arguments(crawl)
+
     bench = sub.add_parser("bench", help="benchmarks")
     bench_sub = bench.add_subparsers(dest="bench_command", required=True)
     bench_sub.add_parser("miniwob", help="MiniWoB++ task success (options: see --help)", add_help=False)
@@ -233,6 +241,10 @@ def main(argv: list[str] | None = None) -> int:
         from client.demo import main as demo_main
 
         return demo_main([])
+    if args.command in ("ingest", "crawl"):
+        from app.knowledge_cli import crawl_command, ingest_command
+
+        return ingest_command(args, settings) if args.command == "ingest" else crawl_command(args, settings)
     if args.command == "usage":
         from cost.cli import usage_command
 

@@ -14,6 +14,7 @@ from agent import AgentDeps, RequestContext
 from agent.errors import StepwiseError
 from app.auth import resolve_key
 from app.settings import Settings
+from knowledge import KnowledgeBase
 from observability import bind_identity, bind_ids
 from storage import Store
 
@@ -28,6 +29,11 @@ async def get_settings_dep(request: Request) -> Settings:
 async def get_store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
+
+
+async def get_knowledge(request: Request) -> KnowledgeBase:
+    kb: KnowledgeBase = request.app.state.knowledge
+    return kb
 
 
 async def get_agent_deps(request: Request) -> AgentDeps:
@@ -99,6 +105,7 @@ InteractContext = Annotated[RequestContext, Depends(enforce_interact_rate_limit)
 Deps = Annotated[AgentDeps, Depends(get_agent_deps)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 StoreDep = Annotated[Store, Depends(get_store)]
+KnowledgeDep = Annotated[KnowledgeBase, Depends(get_knowledge)]
 
 
 def bind_path_ids(session_id: str | None = None, task_id: str | None = None) -> None:

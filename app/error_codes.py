@@ -50,6 +50,10 @@ ERROR_CODES: Final[dict[str, ErrorCodeInfo]] = {
     "SESSION_NOT_FOUND": ErrorCodeInfo(
         (404,), "No session with this id for the caller's tenant", f"No session '{_SESSION}'", {"sessionId": _SESSION}
     ),
+    "DOCUMENT_NOT_FOUND": ErrorCodeInfo(
+        (404,), "No knowledge document with this id for the caller's tenant", "No document 'd41d8cd9'", {"documentId": "d41d8cd9"}
+    ),
+    "JOB_NOT_FOUND": ErrorCodeInfo((404,), "No crawl job with this id for the caller's tenant", "No crawl job 'a1b2c3'", {"jobId": "a1b2c3"}),
     "METHOD_NOT_ALLOWED": ErrorCodeInfo((405,), "The path does not take this method", "Method Not Allowed"),
     "CONFLICT": ErrorCodeInfo((409,), "The request conflicts with the record's state", "Conflict"),
     "TASK_CONFLICT": ErrorCodeInfo(
@@ -65,6 +69,9 @@ ERROR_CODES: Final[dict[str, ErrorCodeInfo]] = {
         "The task is completed, failed or needs_confirmation and takes no more steps; start a new task",
         f"Task '{_TASK}' is completed; start a new task without taskId",
         {"taskId": _TASK, "status": "completed"},
+    ),
+    "JOB_FINISHED": ErrorCodeInfo(
+        (409,), "The crawl job already ended (done, failed or cancelled)", "Crawl job 'a1b2c3' is already done", {"jobId": "a1b2c3", "status": "done"}
     ),
     "IDEMPOTENCY_KEY_IN_FLIGHT": ErrorCodeInfo(
         (409,),
@@ -101,6 +108,11 @@ ERROR_CODES: Final[dict[str, ErrorCodeInfo]] = {
         "A field is missing or invalid; `details.errors` lists each with its path",
         "url: Value error, url must be the page's http(s) URL, with a host (file:, data:, about: … are no web page)",
         {"errors": [{"field": "url", "message": "Value error, url must be the page's http(s) URL, with a host", "type": "value_error"}]},
+    ),
+    "EXTRACTION_FAILED": ErrorCodeInfo(
+        (422,),
+        "The document could not be read (a corrupt or encrypted file, or no text in it)",
+        "The PDF is encrypted; upload it without a password",
     ),
     "INVALID_PAGE": ErrorCodeInfo(
         (422,),

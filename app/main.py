@@ -13,16 +13,19 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi_offline import FastAPIOffline
 
 from agent import AgentConfig, AgentDeps
-from agent.llm import gateway_from_settings
+from agent.llm import GeminiGateway, LLMGateway, gateway_from_settings
+from agent.llm.embedding import GatewayEmbedder
+from agent.rag import LEARNING
 from agent.sealing import Sealer, SecretKeyError, key_file_for, load_or_create_key
 from agent.search import search_client_from_settings
 from app.errors import install_error_handlers
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.observability_setup import Observability
-from app.routes import health, interact, sessions, tasks
+from app.routes import health, interact, knowledge, sessions, tasks
 from app.schemas.examples import restore_examples
 from app.schemas.grammar import ACTION_GRAMMAR
 from app.settings import Settings, get_settings
+from knowledge import CrawlDefaults, FetchPolicy, KnowledgeBase, KnowledgeLimits
 from observability import configure_logging
 from storage import Store, open_store, path_from_url
 
@@ -73,6 +76,24 @@ def build_sealer(settings: Settings, backend: str) -> Sealer:
     return Sealer(load_or_create_key(key_file_for(path)))
 
 
+def build_knowledge(settings: Settings, store: Store, gateway: LLMGateway | None) -> KnowledgeBase:
+    """The knowledge base: dense retrieval only when a Gemini key is set (and embeddings are
+    not switched off); crawls fetch only public addresses plus the listed private hosts."""
+    embedder = None
+    if settings.knowledge_embeddings and isinstance(gateway, GeminiGateway):
+        embedder = GatewayEmbedder(
+            gateway, model=settings.knowledge_embedding_model, dimension=settings.knowledge_embedding_dimension
+        )
+    crawl = CrawlDefaults(
+        policy=FetchPolicy(allow_private_hosts=frozenset(settings.knowledge_allow_private_hosts)),
+        min_delay_s=settings.knowledge_crawl_min_delay_s,
+        concurrency=settings.knowledge_crawl_concurrency,
+    )
+    return KnowledgeBase(
+        store, embedder=embedder, crawl=crawl, limits=KnowledgeLimits(max_crawl_pages=settings.knowledge_crawl_max_pages)
+    )
+
+
 def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
     """Build the app. ``store`` may be injected (tests); otherwise it comes from settings."""
     settings = settings or get_settings()
@@ -97,6 +118,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             settings.tavily_api_key.get_secret_value() if settings.tavily_api_key else None,
             settings.tavily_base_url,
         )
+        kb = build_knowledge(settings, app_store, gateway)
+        await kb.start()
+        app.state.knowledge = kb
         app.state.agent_deps = AgentDeps(
             store=app_store,
             config=AgentConfig(
@@ -109,17 +133,22 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             search=search,
             tracer=obs.tracer,
             sealer=sealer,
+            knowledge=kb,
+            learn_tenants=frozenset(settings.knowledge_learn_tenants),
         )
         log.info(
             "app.started",
             database=app_store.backend,
             model="gemini" if gateway is not None else "deterministic",
             web_search=search is not None,
+            embeddings=kb.embedder is not None,
             env=settings.env,
         )
         try:
             yield
         finally:
+            await LEARNING.drain()
+            await kb.stop()
             if gateway is not None:
                 await gateway.aclose()
             if search is not None:
@@ -140,14 +169,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.include_router(interact.router)
     app.include_router(sessions.router)
     app.include_router(tasks.router)
+    app.include_router(knowledge.router)
     app.include_router(health.router)
     # Outermost first: request context wraps the body limit so a 413 is logged too.
-    app.add_middleware(BodySizeLimitMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimitMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        # an upload: the file and its multipart envelope
+        path_limits={"/api/knowledge/ingest": settings.knowledge_max_upload_bytes + 64 * 1024},
+    )
     if settings.cors_origins:  # the extension's own origin(s): chrome-extension://<id>
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "X-Request-ID", "Idempotency-Key"],
             expose_headers=["Retry-After", "X-Request-ID", "Idempotent-Replayed"],
             max_age=600,

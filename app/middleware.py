@@ -7,6 +7,7 @@ import contextlib
 import json
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Final
 
 import structlog
@@ -71,9 +72,10 @@ class BodySizeLimitMiddleware:
     """Counts the bytes actually received (never trusting Content-Length) and answers 413
     as soon as the limit is passed, before the body reaches validation."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int, path_limits: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.path_limits = dict(path_limits or {})  # routes that take more (an upload)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
@@ -81,16 +83,17 @@ class BodySizeLimitMiddleware:
             return
         received = 0
         response_started = False
+        limit = self.path_limits.get(scope.get("path", ""), self.max_body_bytes)
 
         async def limited_receive() -> Message:
             nonlocal received
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_body_bytes:
+                if received > limit:
                     if message.get("more_body", False):
                         await _drain(receive)
-                    raise BodyTooLarge(self.max_body_bytes)
+                    raise BodyTooLarge(limit)
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -110,8 +113,8 @@ class BodySizeLimitMiddleware:
                 {
                     "error": {
                         "code": "PAYLOAD_TOO_LARGE",
-                        "message": f"Request body exceeds {self.max_body_bytes} bytes",
-                        "details": {"limit": "max_body_bytes", "value": self.max_body_bytes},
+                        "message": f"Request body exceeds {limit} bytes",
+                        "details": {"limit": "max_body_bytes", "value": limit},
                     }
                 },
                 close=True,

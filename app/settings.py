@@ -108,6 +108,31 @@ class Settings(BaseSettings):
         default=None, ge=1, description="Connections one worker serves at once (503 past it); default from the fd limit"
     )
 
+    # --- knowledge base ------------------------------------------------------------------
+    knowledge_max_upload_bytes: int = Field(
+        default=20_000_000, ge=1024, description="Largest file (or text) accepted by POST /api/knowledge/ingest"
+    )
+    knowledge_allow_private_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Hosts or IPs the crawler may fetch although they are not public (self-hosted docs), comma-separated; "
+        "everything else that resolves to a loopback, private, link-local or otherwise non-public address is refused",
+    )
+    knowledge_crawl_min_delay_s: float = Field(
+        default=1.0, ge=0, le=60, description="Least time between two requests to one host (robots Crawl-delay may ask for more)"
+    )
+    knowledge_crawl_max_pages: int = Field(default=500, ge=1, le=100_000, description="Most pages one crawl may ask for")
+    knowledge_crawl_concurrency: int = Field(default=2, ge=1, le=16, description="Crawl jobs one worker runs at once")
+    knowledge_embeddings: bool = Field(
+        default=True, description="With GEMINI_API_KEY: chunks and queries are embedded and retrieval fuses dense with BM25"
+    )
+    knowledge_embedding_model: str = Field(default="gemini-embedding-001")
+    knowledge_embedding_dimension: int = Field(default=768, ge=8, le=3072)
+    knowledge_learn_tenants: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Tenants whose verified interactions feed phase-2 ingestion (the DOM an action revealed on a page "
+        "the tenant indexed), comma-separated; `*` for every tenant",
+    )
+
     # --- logging ---------------------------------------------------------------------
     log_level: str = Field(default="INFO")
     log_format: Literal["console", "json"] = Field(default="console")
@@ -126,6 +151,16 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [origin.strip().rstrip("/") for origin in value.split(",") if origin.strip()]
         return value
+
+    @field_validator("knowledge_allow_private_hosts", "knowledge_learn_tenants", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [item.strip().lower() for item in value.split(",") if item.strip()]
+        return value
+
+    def learns_from_interactions(self, tenant_id: str) -> bool:
+        return "*" in self.knowledge_learn_tenants or tenant_id.lower() in self.knowledge_learn_tenants
 
     @model_validator(mode="after")
     def _reject_placeholder_secrets(self) -> Settings:

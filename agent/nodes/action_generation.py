@@ -173,6 +173,7 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
             state["page"],
             previous_actions_summary=window.as_text(),
             verification_summary=state.get("verification"),
+            rag_chunks=runtime.context.knowledge,
             web_search_summary=state.get("search_summary"),
         )
     ]

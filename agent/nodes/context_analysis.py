@@ -20,6 +20,7 @@ async def context_analysis(state: InteractState, runtime: Runtime[GraphContext])
         state["page"],
         deps.gateway,
         history=runtime.context.history,
+        knowledge=runtime.context.knowledge,
         search_available=deps.search is not None,
         ctx=call_context(state, runtime) if deps.gateway is not None else None,
     )

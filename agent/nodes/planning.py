@@ -76,7 +76,7 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
     gateway = runtime.context.deps.gateway
     assert gateway is not None
     task, page = state["task"], state["page"]
-    blocks = [DataBlock(name, content) for name, content in planning_blocks(task.query, page, web_search_summary=state.get("search_summary"))]
+    blocks = [DataBlock(name, content) for name, content in planning_blocks(task.query, page, rag_chunks=runtime.context.knowledge, web_search_summary=state.get("search_summary"))]
     gap_sent = False
     for attempt in range(MAX_PLAN_RETRIES + 1):
         try:

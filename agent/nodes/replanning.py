@@ -41,7 +41,7 @@ async def replanning(state: InteractState, runtime: Runtime[GraphContext]) -> di
     blocks = [
         DataBlock(name, content)
         for name, content in replan_blocks(
-            state["task"].query, plan, page, trigger=trigger, verification_summary=state.get("verification")
+            state["task"].query, plan, page, trigger=trigger, verification_summary=state.get("verification"), rag_chunks=runtime.context.knowledge
         )
     ]
     try:

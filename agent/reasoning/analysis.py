@@ -7,7 +7,8 @@ deterministic rules of :mod:`agent.reasoning.rules` when there is none or it fai
    MEMORY (+ PAGE); else ASK_USER with the values still missing;
 2. the goal refers back ("same as before", "again") and there is chat history → MEMORY;
 3. the goal asks for outside information ("look up …", "find the current price of …"):
-   the page already shows its subject → PAGE; a search client is configured →
+   the page already shows its subject → PAGE; the tenant's knowledge base (retrieved for
+   the request) covers it → MEMORY (+ PAGE); a search client is configured →
    WEB_SEARCH (+ PAGE) with a refined query; otherwise PAGE, and ``reason`` says web
    search is not configured;
 4. otherwise PAGE (the goal's targets are on the page, or it is a plain page action).
@@ -35,6 +36,7 @@ from agent.reasoning.rules import (
     outside_subject,
     page_mentions,
     refers_to_history,
+    text_mentions,
 )
 from agent.reasoning.schema import ContextAnalysis, NeedsUserInput, Source
 from agent.search.query import refine_query
@@ -118,6 +120,7 @@ def analyse_context(
     page: PageState,
     *,
     history: Sequence[ChatMessage] = (),
+    knowledge: Sequence[str] = (),
     search_available: bool = False,
 ) -> ContextAnalysis:
     """The deterministic context analysis (see the module doc)."""
@@ -150,6 +153,13 @@ def analyse_context(
         if subject and len(shown) * 2 >= len(subject):
             return ContextAnalysis(
                 source="PAGE", reason=f"The page already mentions {', '.join(shown[:5])}."
+            )
+        known = text_mentions(knowledge, subject)
+        if subject and len(known) * 2 >= len(subject):
+            return ContextAnalysis(
+                source="MEMORY",
+                required_sources=["MEMORY", "PAGE"],
+                reason=f"The tenant's knowledge base covers {', '.join(known[:5])}.",
             )
         if search_available:
             return ContextAnalysis(
@@ -210,6 +220,8 @@ async def run_context_analysis(
             analysis = _checked(generation.output, goal, search_available)
             log.info("context_analysis.decided", source=analysis.source, decided_by="model")
             return ContextDecision(analysis, "model")
-    analysis = await page_work(heavy(page), analyse_context, goal, page, history=history, search_available=search_available)
+    analysis = await page_work(
+        heavy(page), analyse_context, goal, page, history=history, knowledge=knowledge, search_available=search_available
+    )
     log.info("context_analysis.decided", source=analysis.source, decided_by="policy")
     return ContextDecision(analysis, "policy")

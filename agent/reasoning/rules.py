@@ -191,3 +191,9 @@ def page_mentions(page: PageState, terms: Sequence[str]) -> list[str]:
     """The terms (folded words) that appear on the page."""
     found = set(words(page_text(page)))
     return [t for t in terms if t in found]
+
+
+def text_mentions(texts: Sequence[str], terms: Sequence[str]) -> list[str]:
+    """The terms (folded words) that appear in ``texts`` (retrieved knowledge)."""
+    found = {w for text in texts for w in words(text)}
+    return [t for t in terms if t in found]

@@ -170,5 +170,6 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         needs_user_input=outcome.needs_user_input,
         usage=UsageOut.model_validate(outcome.usage) if outcome.usage else UsageOut(),
         metrics=MetricsOut(server_ms=round(outcome.server_ms, 2), model_ms=round(outcome.model_ms, 2), steps=outcome.step_index + 1),
+        has_org_knowledge=outcome.has_org_knowledge,
         replayed=outcome.replayed,
     )

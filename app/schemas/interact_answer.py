@@ -182,7 +182,9 @@ class InteractResponse(ApiModel):
         "send the answer as a new `query`",
     )
     needs_full_dom: bool = Field(default=False, description="Send `dom` (full HTML) with the next request")
-    has_org_knowledge: bool = Field(default=False, description="Knowledge of the tenant's site was used")
+    has_org_knowledge: bool = Field(
+        default=False, description="The tenant's knowledge base gave this request something (it reaches prompts only as data)"
+    )
     replayed: bool = Field(
         default=False, description="True when this answers a re-sent request with the answer already given for its step"
     )
