@@ -1,0 +1,1 @@
+"""Stepwise's knowledge base: ingestion, crawling, retrieval (issue 13)."""
