@@ -30,8 +30,11 @@ The rules (each is tested in tests/unit/knowledge/test_spa_rules.py):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from storage.base import KnowledgeRepository
+from storage.models import KnowledgeChunk, KnowledgeDocument
 
 SHINGLE_WORDS = 3
 NEAR_DUPLICATE = 0.9
@@ -71,6 +74,17 @@ class Phase2Plan:
     """Phase-1 chunk id → index of the kept phase-2 chunk that supersedes it."""
     clear: tuple[str, ...] = ()
     """Phase-1 chunk ids whose ``superseded_by`` must be reset to None."""
+
+
+def stored_view(chunk: KnowledgeChunk) -> StoredChunk:
+    return StoredChunk(
+        id=chunk.id,
+        heading_path=tuple(chunk.heading_path),
+        text=chunk.text,
+        content_hash=chunk.content_hash,
+        hidden=chunk.hidden,
+        superseded_by=chunk.superseded_by,
+    )
 
 
 def words(text: str) -> list[str]:
@@ -165,3 +179,56 @@ def _best_overlap(
         if best is None or key > best:
             best = key
     return None if best is None else -best[2]
+
+
+# -- applying the rules to the store (called by knowledge.ingest.Ingestor) -------------
+
+
+async def reapply_phase2(
+    repo: KnowledgeRepository, document: KnowledgeDocument, chunks: Sequence[KnowledgeChunk]
+) -> int:
+    """A re-ingested phase-1 page gets new chunk ids; interactions already seen on it
+    still retire what they changed (oldest first, so the latest observation wins)."""
+    phase2 = await repo.list_chunks(document.tenant_id, source=document.source, phase=2)
+    if not phase2:
+        return 0
+    documents: dict[str, list[KnowledgeChunk]] = {}
+    for chunk in sorted(phase2, key=lambda c: (c.created_at, c.ordinal)):
+        documents.setdefault(chunk.document_id, []).append(chunk)
+    views = [stored_view(c) for c in chunks]
+    pairs: dict[str, str] = {}
+    for fresh in documents.values():
+        plan = plan_phase2(
+            views, [NewChunk(tuple(c.heading_path), c.text, c.content_hash) for c in fresh]
+        )
+        pairs.update({old: fresh[index].id for old, index in plan.supersede.items()})
+    return await repo.supersede(document.tenant_id, pairs) if pairs else 0
+
+
+async def apply_supersession(
+    repo: KnowledgeRepository,
+    tenant_id: str,
+    phase1_doc: KnowledgeDocument | None,
+    phase1: Sequence[KnowledgeChunk],
+    pairs: Mapping[str, str],
+    clear: Sequence[str],
+) -> list[KnowledgeChunk]:
+    """Point phase-1 chunks at their fresher twins. The repository can set a pointer but
+    not remove one, so when some must be cleared (rule 4 above) the phase-1 document
+    is rewritten with its chunks as they should be; its live chunks are returned so their
+    vectors (dropped with the rewrite) can be re-made."""
+    if not clear or phase1_doc is None:
+        if pairs:
+            await repo.supersede(tenant_id, pairs)
+        return []
+    cleared = set(clear)
+    chunks = [
+        c.model_copy(
+            update={
+                "superseded_by": pairs.get(c.id, None if c.id in cleared else c.superseded_by)
+            }
+        )
+        for c in phase1
+    ]
+    await repo.upsert_document(phase1_doc, chunks)
+    return [c for c in chunks if c.superseded_by is None]
