@@ -186,7 +186,7 @@ class KnowledgeRepository(Protocol):
 class CrawlJobRepository(Protocol):
     async def create(self, job: CrawlJob) -> None: ...
     async def get(self, tenant_id: str, job_id: str) -> CrawlJob | None: ...
-    async def update(self, tenant_id: str, job_id: str, **fields: Any) -> CrawlJob | None:
+    async def update(self, tenant_id: str, job_id: str, /, **fields: Any) -> CrawlJob | None:
         """Set the given fields (validated against ``CrawlJob``); the stored job, or None."""
     async def request_cancel(self, tenant_id: str, job_id: str) -> CrawlJob | None:
         """Ask the worker to stop: a queued job is cancelled at once, a running one gets

@@ -29,7 +29,7 @@ class MongoCrawlJobs:
         doc = await self._db[CRAWL_JOBS.name].find_one({"_id": job_id, "tenant_id": tenant_id})
         return None if doc is None else CRAWL_JOBS.from_doc(doc)
 
-    async def update(self, tenant_id: str, job_id: str, **fields: Any) -> CrawlJob | None:
+    async def update(self, tenant_id: str, job_id: str, /, **fields: Any) -> CrawlJob | None:
         clean = clean_job_update(fields)
         if not clean:
             return await self.get(tenant_id, job_id)

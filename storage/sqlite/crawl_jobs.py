@@ -29,7 +29,7 @@ class SqliteCrawlJobs:
         )
         return None if row is None else CRAWL_JOBS.from_row(row)
 
-    async def update(self, tenant_id: str, job_id: str, **fields: Any) -> CrawlJob | None:
+    async def update(self, tenant_id: str, job_id: str, /, **fields: Any) -> CrawlJob | None:
         clean = clean_job_update(fields)
         if not clean:
             return await self.get(tenant_id, job_id)
