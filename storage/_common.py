@@ -24,8 +24,6 @@ from storage.models import (
     CorrectionRecord,
     FinalizeBatch,
     IdempotencyRecord,
-    KnowledgeChunk,
-    KnowledgeDocument,
     Message,
     Record,
     Session,
@@ -151,12 +149,6 @@ def may_take_over(held: IdempotencyRecord, claim: IdempotencyRecord, now: dateti
     if to_utc(held.expires_at) <= to_utc(now):
         return True
     return held.state == "in_flight" and held.fingerprint == claim.fingerprint and to_utc(held.locked_until) <= to_utc(now)
-
-
-def check_chunks(document: KnowledgeDocument, chunks: Sequence[KnowledgeChunk]) -> None:
-    for chunk in chunks:
-        if chunk.tenant_id != document.tenant_id or chunk.document_id != document.id:
-            raise ValueError(f"chunk {chunk.id!r} is not a chunk of document {document.id!r}")
 
 
 def _name(record: Record) -> str:

@@ -6,14 +6,16 @@ another tenant is simply not found. Lists are newest-last unless stated otherwis
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from storage.models import (
     ApiKey,
     ChunkHit,
+    ChunkVector,
     CorrectionRecord,
+    CrawlJob,
     FinalizeBatch,
     IdempotencyCompletion,
     IdempotencyRecord,
@@ -131,18 +133,68 @@ class SkillRepository(Protocol):
 
 
 class KnowledgeRepository(Protocol):
+    """Knowledge documents, their chunks and chunk vectors. Every query is tenant-scoped.
+
+    Domain rule (search and vector_search): ``domains=None`` → all the tenant's chunks;
+    ``domains=[...]`` → chunks whose domains intersect them OR tenant-wide chunks
+    (``domains == []``). Superseded chunks are never searched.
+    """
+
     async def upsert_document(
         self, document: KnowledgeDocument, chunks: Sequence[KnowledgeChunk]
     ) -> None:
-        """Replace the document (same tenant + source_url) and all its chunks."""
+        """Replace the document with the same identity (tenant, source, phase,
+        trigger_action) and all its chunks and their vectors, atomically."""
+    async def find_document(
+        self, tenant_id: str, source: str, *, phase: int = 1, trigger_action: str = ""
+    ) -> KnowledgeDocument | None: ...
     async def get_document(self, tenant_id: str, document_id: str) -> KnowledgeDocument | None: ...
-    async def list_documents(self, tenant_id: str, domain: str | None = None) -> list[KnowledgeDocument]: ...
-    async def delete_document(self, tenant_id: str, document_id: str) -> bool: ...
+    async def list_documents(
+        self, tenant_id: str, *, domain: str | None = None, limit: int = 100, after: str | None = None
+    ) -> list[KnowledgeDocument]:
+        """Oldest first (created_at, then insertion order); only those after the document
+        ``after`` (the next page; nothing when it names no document of the tenant)."""
+    async def delete_document(self, tenant_id: str, document_id: str) -> bool:
+        """Its chunks and their vectors go with it."""
+    async def list_chunks(
+        self, tenant_id: str, *, source: str, phase: int | None = None
+    ) -> list[KnowledgeChunk]:
+        """Every chunk of the source's documents (superseded ones too), by phase then ordinal."""
+    async def supersede(self, tenant_id: str, pairs: Mapping[str, str]) -> int:
+        """Mark each old chunk id as superseded by the new chunk id; returns how many changed."""
     async def search(
-        self, tenant_id: str, query: str, domains: Sequence[str] | None, limit: int = 5
+        self, tenant_id: str, query: str, domains: Sequence[str] | None, limit: int = 20
     ) -> list[ChunkHit]:
-        """Lexical search (SQLite FTS5 / MongoDB text index), best first, fresh before stale."""
-    async def mark_stale(self, tenant_id: str, domain: str, phase_below: int) -> int: ...
+        """Lexical BM25, best first (higher score = better)."""
+    async def put_vectors(self, tenant_id: str, vectors: Sequence[ChunkVector]) -> None:
+        """Store (or replace) vectors of the tenant's chunks; a chunk id that is not the
+        tenant's is refused (ValueError)."""
+    async def vector_search(
+        self,
+        tenant_id: str,
+        *,
+        model: str,
+        dimension: int,
+        query: Sequence[float],
+        domains: Sequence[str] | None,
+        limit: int = 20,
+    ) -> list[ChunkHit]:
+        """Cosine similarity over vectors of exactly that model and dimension, best first."""
+    async def count_chunks(self, tenant_id: str) -> int: ...
+
+
+class CrawlJobRepository(Protocol):
+    async def create(self, job: CrawlJob) -> None: ...
+    async def get(self, tenant_id: str, job_id: str) -> CrawlJob | None: ...
+    async def update(self, tenant_id: str, job_id: str, /, **fields: Any) -> CrawlJob | None:
+        """Set the given fields (validated against ``CrawlJob``); the stored job, or None."""
+    async def request_cancel(self, tenant_id: str, job_id: str) -> CrawlJob | None:
+        """Ask the worker to stop: a queued job is cancelled at once, a running one gets
+        ``cancel_requested``; a finished job is returned unchanged."""
+    async def list(self, tenant_id: str, limit: int = 50) -> list[CrawlJob]:
+        """Newest first."""
+    async def fail_abandoned(self, stale_before: datetime) -> int:
+        """Queued/running jobs (any tenant) whose heartbeat is older → failed; returns how many."""
 
 
 class RateLimitRepository(Protocol):
@@ -184,6 +236,7 @@ class Store(Protocol):
     usage: UsageRepository
     skills: SkillRepository
     knowledge: KnowledgeRepository
+    crawl_jobs: CrawlJobRepository
     rate_limits: RateLimitRepository
     idempotency: IdempotencyRepository
 

@@ -18,6 +18,7 @@ from storage._common import field_kinds, to_utc
 from storage.models import (
     ApiKey,
     CorrectionRecord,
+    CrawlJob,
     IdempotencyRecord,
     KnowledgeChunk,
     KnowledgeDocument,
@@ -34,7 +35,7 @@ from storage.models import (
 R = TypeVar("R", bound=Record)
 
 #: Fields the store adds to documents; never part of a record.
-INTERNAL_FIELDS = ("seq", "score")
+INTERNAL_FIELDS = ("seq", "score", "heading_text")
 
 _seq_lock = threading.Lock()
 _seq_last = 0
@@ -114,4 +115,8 @@ SKILLS = Collection("skills", Skill)
 DOCUMENTS = Collection("knowledge_documents", KnowledgeDocument)
 CHUNKS = Collection("knowledge_chunks", KnowledgeChunk)
 IDEMPOTENCY = Collection("idempotency_keys", IdempotencyRecord)
+CRAWL_JOBS = Collection("crawl_jobs", CrawlJob)
 RATE_COUNTERS = "rate_counters"
+#: Chunk vectors (float32 bytes) and the per-tenant knowledge version counter.
+VECTORS = "knowledge_vectors"
+VERSIONS = "knowledge_versions"

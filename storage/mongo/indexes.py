@@ -52,19 +52,29 @@ INDEXES: dict[str, list[IndexModel]] = {
         _index("last_used_ttl", "last_used", expireAfterSeconds=SKILL_TTL_SECONDS),
     ],
     "knowledge_documents": [
-        _index("tenant_url_unique", "tenant_id", "source_url", unique=True),
-        _index("tenant_domain", "tenant_id", "domain"),
+        _index("tenant_identity_unique", "tenant_id", "source", "phase", "trigger_action", unique=True),
+        _index("tenant_created", "tenant_id", "created_at", "seq"),
+        _index("tenant_domains", "tenant_id", "domains"),
     ],
     "knowledge_chunks": [
         # Text index with a tenant_id prefix: every $text query must (and does) match a tenant.
         IndexModel(
-            [("tenant_id", ASCENDING), ("heading", TEXT), ("text", TEXT)],
-            weights={"heading": 2, "text": 1},
+            [("tenant_id", ASCENDING), ("heading_text", TEXT), ("text", TEXT)],
+            weights={"heading_text": 2, "text": 1},
             default_language="english",
-            name="tenant_text",
+            name="tenant_heading_text",
         ),
         _index("tenant_document", "tenant_id", "document_id", "ordinal"),
-        _index("tenant_domain_phase", "tenant_id", "domain", "phase"),
+        _index("tenant_source", "tenant_id", "source", "phase", "ordinal"),
+    ],
+    "knowledge_vectors": [
+        _index("tenant_model", "tenant_id", "model", "dimension"),
+        _index("tenant_document", "tenant_id", "document_id"),
+        _index("tenant_chunk", "tenant_id", "chunk_id"),
+    ],
+    "crawl_jobs": [
+        _index("tenant_created", "tenant_id", "-created_at"),
+        _index("status_heartbeat", "status", "heartbeat_at"),
     ],
     "rate_counters": [_index("expires_at_ttl", "expires_at", expireAfterSeconds=0)],
     # One record per key of a user; gone once expired (24 h by default).
@@ -72,4 +82,11 @@ INDEXES: dict[str, list[IndexModel]] = {
         _index("tenant_user_key_unique", "tenant_id", "user_id", "key", unique=True),
         _index("expires_at_ttl", "expires_at", expireAfterSeconds=0),
     ],
+}
+
+#: Indexes of the first knowledge shape (never populated by a product path); ``init`` drops
+#: them so the new ones can be built (one text index per collection, a new identity).
+LEGACY_INDEXES: dict[str, tuple[str, ...]] = {
+    "knowledge_documents": ("tenant_url_unique", "tenant_domain"),
+    "knowledge_chunks": ("tenant_text", "tenant_domain_phase"),
 }

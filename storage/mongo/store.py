@@ -25,8 +25,9 @@ from storage.mongo.codec import (
     next_seq,
 )
 from storage.mongo.errors import MAJORITY, Transactions, is_duplicate_key, translate
+from storage.mongo.crawl_jobs import MongoCrawlJobs
 from storage.mongo.idempotency import MongoIdempotency, complete_in
-from storage.mongo.indexes import INDEXES
+from storage.mongo.indexes import INDEXES, LEGACY_INDEXES
 from storage.mongo.knowledge import MongoKnowledge
 from storage.mongo.repos import (
     MongoActions,
@@ -76,6 +77,7 @@ class MongoStore:
         self.usage = MongoUsage(self._db)
         self.skills = MongoSkills(self._db)
         self.knowledge = MongoKnowledge(self._db, self._transactions)
+        self.crawl_jobs = MongoCrawlJobs(self._db)
         self.rate_limits = MongoRateLimits(self._db)
         self.idempotency = MongoIdempotency(self._db)
 
@@ -105,6 +107,11 @@ class MongoStore:
                     "transactions (a single-node replica set is enough: mongod --replSet rs0, "
                     "then rs.initiate())"
                 )
+            for name, legacy in LEGACY_INDEXES.items():
+                existing = await self._db[name].index_information()
+                for index_name in legacy:
+                    if index_name in existing:
+                        await self._db[name].drop_index(index_name)
             for name, models in INDEXES.items():
                 await self._db[name].create_indexes(models)
         except PyMongoError as exc:

@@ -14,6 +14,7 @@ from storage._common import field_kinds, iso
 from storage.models import (
     ApiKey,
     CorrectionRecord,
+    CrawlJob,
     IdempotencyRecord,
     KnowledgeChunk,
     KnowledgeDocument,
@@ -118,3 +119,4 @@ SKILLS = Table("skills", Skill)
 DOCUMENTS = Table("knowledge_documents", KnowledgeDocument)
 CHUNKS = Table("knowledge_chunks", KnowledgeChunk)
 IDEMPOTENCY = Table("idempotency_keys", IdempotencyRecord)
+CRAWL_JOBS = Table("crawl_jobs", CrawlJob)

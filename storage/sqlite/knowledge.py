@@ -1,40 +1,91 @@
-"""SQLite knowledge documents + chunks with an FTS5 (bm25) lexical index."""
+"""SQLite knowledge documents + chunks with an FTS5 (bm25) lexical index.
+
+The FTS index has three columns: ``scope`` (tenant and domain tokens), ``heading_text``
+(weighted x2) and ``text``. A search is one MATCH: ``scope : (allowed tokens) AND
+{heading_text text} : (words)``, so the tenant, the domain rule and supersession are
+decided inside the index and only the best ``limit`` rows are joined to their chunks.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from storage._common import check_chunks, search_terms
-from storage.models import ChunkHit, KnowledgeChunk, KnowledgeDocument
+from storage._knowledge import (
+    check_chunks,
+    check_query_vector,
+    check_vectors,
+    chunk_scope,
+    heading_text,
+    lexical_terms,
+    scope_tokens,
+)
+from storage.models import ChunkHit, ChunkVector, KnowledgeChunk, KnowledgeDocument
 from storage.sqlite.codec import CHUNKS, DOCUMENTS
 from storage.sqlite.connection import SqliteDatabase
+from storage.sqlite.knowledge_vectors import SqliteVectorIndex, bump_version
 
-#: bm25 column weights: (heading, text). A heading hit counts double.
-_BM25 = "bm25(knowledge_chunks_fts, 2.0, 1.0)"
+#: bm25 column weights: (scope, heading, text). Scope tokens never score; a heading hit counts double.
+_BM25 = "bm25(knowledge_chunks_fts, 0.0, 2.0, 1.0)"
 _CHUNK_COLUMNS = ", ".join(f"c.{c}" for c in CHUNKS.columns)
+_CHUNK_INSERT = (
+    f"INSERT INTO knowledge_chunks ({CHUNKS.select}, scope, heading_text)"
+    f" VALUES ({', '.join('?' for _ in CHUNKS.columns)}, ?, ?)"
+)
+_SEARCH = (
+    f"SELECT {_CHUNK_COLUMNS}, r.rank FROM ("
+    f" SELECT rowid AS seq, {_BM25} AS rank FROM knowledge_chunks_fts"
+    " WHERE knowledge_chunks_fts MATCH ? ORDER BY rank LIMIT ?) AS r"
+    " JOIN knowledge_chunks AS c ON c.seq = r.seq"
+    " WHERE c.tenant_id = ? AND c.superseded_by IS NULL ORDER BY r.rank, c.seq"
+)
+
+
+def match_expression(tenant_id: str, query: str, domains: Sequence[str] | None) -> str | None:
+    """The FTS5 MATCH text, or None when the query has no words. Every word and token is
+    quoted: a query is plain words, never FTS syntax."""
+    terms = lexical_terms(query)
+    if not terms:
+        return None
+    scope = " OR ".join(f'"{t}"' for t in scope_tokens(tenant_id, domains))
+    words = " OR ".join(f'"{t}"' for t in terms)
+    return f"scope : ({scope}) AND {{heading_text text}} : ({words})"
 
 
 class SqliteKnowledge:
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
+        self._vectors = SqliteVectorIndex(db)
 
     async def upsert_document(
         self, document: KnowledgeDocument, chunks: Sequence[KnowledgeChunk]
     ) -> None:
         check_chunks(document, chunks)
-        await self._db.run(self._upsert, document, list(chunks))
+        rows = [(*CHUNKS.to_row(c), chunk_scope(c), heading_text(c)) for c in chunks]
+        await self._db.run(self._upsert, document, rows)
 
-    def _upsert(self, document: KnowledgeDocument, chunks: list[KnowledgeChunk]) -> None:
+    def _upsert(self, document: KnowledgeDocument, rows: list[tuple[Any, ...]]) -> None:
         with self._db.transaction() as conn:
-            # Replaces the tenant's document for the same URL (and a re-sent id); chunks go
-            # with it (ON DELETE CASCADE) and the FTS triggers drop them from the index.
+            # The same identity (or a re-sent id) is replaced; chunks go with it (ON DELETE
+            # CASCADE), their vectors with them, and the FTS triggers drop them from the index.
             conn.execute(
-                "DELETE FROM knowledge_documents"
-                " WHERE tenant_id = ? AND (source_url = ? OR id = ?)",
-                (document.tenant_id, document.source_url, document.id),
+                "DELETE FROM knowledge_documents WHERE tenant_id = ? AND (id = ?"
+                " OR (source = ? AND phase = ? AND trigger_action = ?))",
+                (document.tenant_id, document.id, document.source, document.phase, document.trigger_action),
             )
             conn.execute(DOCUMENTS.insert_sql, DOCUMENTS.to_row(document))
-            conn.executemany(CHUNKS.insert_sql, CHUNKS.rows(chunks))
+            conn.executemany(_CHUNK_INSERT, rows)
+            bump_version(conn, document.tenant_id)
+
+    async def find_document(
+        self, tenant_id: str, source: str, *, phase: int = 1, trigger_action: str = ""
+    ) -> KnowledgeDocument | None:
+        row = await self._db.fetch_one(
+            f"SELECT {DOCUMENTS.select} FROM knowledge_documents"
+            " WHERE tenant_id = ? AND source = ? AND phase = ? AND trigger_action = ?",
+            (tenant_id, source, phase, trigger_action),
+        )
+        return None if row is None else DOCUMENTS.from_row(row)
 
     async def get_document(self, tenant_id: str, document_id: str) -> KnowledgeDocument | None:
         row = await self._db.fetch_one(
@@ -44,46 +95,96 @@ class SqliteKnowledge:
         return None if row is None else DOCUMENTS.from_row(row)
 
     async def list_documents(
-        self, tenant_id: str, domain: str | None = None
+        self, tenant_id: str, *, domain: str | None = None, limit: int = 100, after: str | None = None
     ) -> list[KnowledgeDocument]:
         sql = f"SELECT {DOCUMENTS.select} FROM knowledge_documents WHERE tenant_id = ?"
         params: list[object] = [tenant_id]
         if domain is not None:
-            sql += " AND domain = ?"
+            sql += " AND EXISTS (SELECT 1 FROM json_each(domains) WHERE lower(value) = lower(?))"
             params.append(domain)
-        rows = await self._db.fetch_all(sql + " ORDER BY created_at, seq", params)
+        if after is not None:  # keyset: strictly after the anchor in (created_at, seq) order
+            sql += (
+                " AND (created_at, seq) > (SELECT created_at, seq FROM knowledge_documents"
+                " WHERE tenant_id = ? AND id = ?)"
+            )
+            params.extend([tenant_id, after])
+        rows = await self._db.fetch_all(sql + " ORDER BY created_at, seq LIMIT ?", [*params, limit])
         return DOCUMENTS.from_rows(rows)
 
     async def delete_document(self, tenant_id: str, document_id: str) -> bool:
-        changed = await self._db.execute(
-            "DELETE FROM knowledge_documents WHERE tenant_id = ? AND id = ?",
-            (tenant_id, document_id),
-        )
+        return await self._db.run(self._delete, tenant_id, document_id)
+
+    def _delete(self, tenant_id: str, document_id: str) -> bool:
+        with self._db.transaction() as conn:
+            changed = conn.execute(
+                "DELETE FROM knowledge_documents WHERE tenant_id = ? AND id = ?",
+                (tenant_id, document_id),
+            ).rowcount
+            if changed:
+                bump_version(conn, tenant_id)
         return changed > 0
 
+    async def list_chunks(
+        self, tenant_id: str, *, source: str, phase: int | None = None
+    ) -> list[KnowledgeChunk]:
+        sql = f"SELECT {CHUNKS.select} FROM knowledge_chunks WHERE tenant_id = ? AND source = ?"
+        params: list[object] = [tenant_id, source]
+        if phase is not None:
+            sql += " AND phase = ?"
+            params.append(phase)
+        rows = await self._db.fetch_all(sql + " ORDER BY phase, trigger_action, ordinal, seq", params)
+        return CHUNKS.from_rows(rows)
+
+    async def supersede(self, tenant_id: str, pairs: Mapping[str, str]) -> int:
+        if not pairs:
+            return 0
+        return await self._db.run(self._supersede, tenant_id, dict(pairs))
+
+    def _supersede(self, tenant_id: str, pairs: dict[str, str]) -> int:
+        changed = 0
+        with self._db.transaction() as conn:
+            for old, new in pairs.items():
+                # An empty scope takes the chunk out of every search (FTS update trigger).
+                changed += conn.execute(
+                    "UPDATE knowledge_chunks SET superseded_by = ?, scope = ''"
+                    " WHERE tenant_id = ? AND id = ? AND id != ?",
+                    (new, tenant_id, old, new),
+                ).rowcount
+            if changed:
+                bump_version(conn, tenant_id)
+        return changed
+
     async def search(
-        self, tenant_id: str, query: str, domains: Sequence[str] | None, limit: int = 5
+        self, tenant_id: str, query: str, domains: Sequence[str] | None, limit: int = 20
     ) -> list[ChunkHit]:
-        terms = search_terms(query)
-        if not terms or limit <= 0 or (domains is not None and not domains):
+        match = match_expression(tenant_id, query, domains)
+        if match is None or limit <= 0:  # domains == [] still finds tenant-wide chunks
             return []
-        match = " OR ".join(f'"{term}"' for term in terms)  # quoted: no FTS5 operators
-        sql = (
-            f"SELECT {_CHUNK_COLUMNS}, {_BM25} AS rank FROM knowledge_chunks_fts"
-            " JOIN knowledge_chunks AS c ON c.seq = knowledge_chunks_fts.rowid"
-            " WHERE knowledge_chunks_fts MATCH ? AND c.tenant_id = ?"
-        )
-        params: list[object] = [match, tenant_id]
-        if domains is not None:
-            sql += f" AND c.domain IN ({', '.join('?' for _ in domains)})"
-            params.extend(domains)
-        sql += " ORDER BY c.stale, rank, c.seq LIMIT ?"  # bm25: lower is better
-        rows = await self._db.fetch_all(sql, [*params, limit])
+        rows = await self._db.fetch_all(_SEARCH, (match, limit, tenant_id))
         return [ChunkHit(chunk=CHUNKS.from_row(row), score=-float(row["rank"])) for row in rows]
 
-    async def mark_stale(self, tenant_id: str, domain: str, phase_below: int) -> int:
-        return await self._db.execute(
-            "UPDATE knowledge_chunks SET stale = 1"
-            " WHERE tenant_id = ? AND domain = ? AND phase < ? AND stale = 0",
-            (tenant_id, domain, phase_below),
-        )
+    async def put_vectors(self, tenant_id: str, vectors: Sequence[ChunkVector]) -> None:
+        check_vectors(tenant_id, vectors)
+        if vectors:
+            await self._db.run(self._vectors.put, tenant_id, list(vectors))
+
+    async def vector_search(
+        self,
+        tenant_id: str,
+        *,
+        model: str,
+        dimension: int,
+        query: Sequence[float],
+        domains: Sequence[str] | None,
+        limit: int = 20,
+    ) -> list[ChunkHit]:
+        check_query_vector(dimension, query)
+        if limit <= 0:
+            return []
+        found = await self._db.run(self._vectors.search, tenant_id, model, dimension, list(query), domains, limit)
+        return [ChunkHit(chunk=CHUNKS.from_row(row), score=score) for row, score in found]
+
+    async def count_chunks(self, tenant_id: str) -> int:
+        row = await self._db.fetch_one("SELECT COUNT(*) FROM knowledge_chunks WHERE tenant_id = ?", (tenant_id,))
+        return 0 if row is None else int(row[0])
+

@@ -132,7 +132,80 @@ _V3: tuple[str, ...] = (
     "CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_at)",
 )
 
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2), (3, _V3))
+# The knowledge base (issue 13). Migration 1's knowledge tables were never written by any
+# product path, so they are dropped and made again in the new shape:
+# - documents keyed by (tenant, source, phase, trigger_action);
+# - chunks carry two derived columns the FTS index reads: ``scope`` (tenant and domain
+#   tokens, see storage._knowledge; empty once superseded, so no search matches it) and
+#   ``heading_text`` (the heading path, weighted x2);
+# - vectors: float32 blobs keyed by (tenant, model, dimension, chunk);
+# - a per-tenant version counter bumped by every knowledge write (vector cache validity);
+# - crawl jobs.
+_V4: tuple[str, ...] = (
+    "DROP TRIGGER IF EXISTS knowledge_chunks_ai",
+    "DROP TRIGGER IF EXISTS knowledge_chunks_ad",
+    "DROP TRIGGER IF EXISTS knowledge_chunks_au",
+    "DROP TABLE IF EXISTS knowledge_chunks_fts",
+    "DROP TABLE IF EXISTS knowledge_chunks",
+    "DROP TABLE IF EXISTS knowledge_documents",
+    """CREATE TABLE knowledge_documents (
+        seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant_id TEXT NOT NULL,
+        source TEXT NOT NULL, source_kind TEXT NOT NULL, media_type TEXT NOT NULL,
+        domains TEXT NOT NULL, title TEXT NOT NULL, content_hash TEXT NOT NULL,
+        phase INTEGER NOT NULL, trigger_action TEXT NOT NULL, etag TEXT, last_modified TEXT,
+        links TEXT NOT NULL, chunk_count INTEGER NOT NULL, size_bytes INTEGER NOT NULL,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+        UNIQUE (tenant_id, source, phase, trigger_action))""",
+    "CREATE INDEX knowledge_documents_created ON knowledge_documents (tenant_id, created_at, seq)",
+    """CREATE TABLE knowledge_chunks (
+        seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant_id TEXT NOT NULL,
+        document_id TEXT NOT NULL REFERENCES knowledge_documents (id) ON DELETE CASCADE,
+        source TEXT NOT NULL, title TEXT NOT NULL, domains TEXT NOT NULL,
+        ordinal INTEGER NOT NULL, heading_path TEXT NOT NULL, text TEXT NOT NULL,
+        content_hash TEXT NOT NULL, phase INTEGER NOT NULL, hidden INTEGER NOT NULL,
+        trigger_action TEXT NOT NULL, superseded_by TEXT, created_at TEXT NOT NULL,
+        scope TEXT NOT NULL, heading_text TEXT NOT NULL)""",
+    "CREATE INDEX knowledge_chunks_document ON knowledge_chunks (document_id, ordinal)",
+    "CREATE INDEX knowledge_chunks_source ON knowledge_chunks (tenant_id, source, phase, ordinal)",
+    """CREATE VIRTUAL TABLE knowledge_chunks_fts USING fts5 (
+        scope, heading_text, text, content = 'knowledge_chunks', content_rowid = 'seq',
+        tokenize = 'porter unicode61')""",
+    """CREATE TRIGGER knowledge_chunks_ai AFTER INSERT ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_chunks_fts (rowid, scope, heading_text, text)
+        VALUES (new.seq, new.scope, new.heading_text, new.text);
+    END""",
+    """CREATE TRIGGER knowledge_chunks_ad AFTER DELETE ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_chunks_fts (knowledge_chunks_fts, rowid, scope, heading_text, text)
+        VALUES ('delete', old.seq, old.scope, old.heading_text, old.text);
+    END""",
+    """CREATE TRIGGER knowledge_chunks_au AFTER UPDATE OF scope, heading_text, text
+        ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_chunks_fts (knowledge_chunks_fts, rowid, scope, heading_text, text)
+        VALUES ('delete', old.seq, old.scope, old.heading_text, old.text);
+        INSERT INTO knowledge_chunks_fts (rowid, scope, heading_text, text)
+        VALUES (new.seq, new.scope, new.heading_text, new.text);
+    END""",
+    """CREATE TABLE knowledge_vectors (
+        tenant_id TEXT NOT NULL, model TEXT NOT NULL, dimension INTEGER NOT NULL,
+        chunk_seq INTEGER NOT NULL REFERENCES knowledge_chunks (seq) ON DELETE CASCADE,
+        vector BLOB NOT NULL, PRIMARY KEY (tenant_id, model, dimension, chunk_seq)) WITHOUT ROWID""",
+    "CREATE INDEX knowledge_vectors_chunk ON knowledge_vectors (chunk_seq)",
+    """CREATE TABLE knowledge_versions (
+        tenant_id TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID""",
+    """CREATE TABLE crawl_jobs (
+        seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant_id TEXT NOT NULL,
+        user_id TEXT NOT NULL, url TEXT NOT NULL, strategy TEXT NOT NULL,
+        max_pages INTEGER NOT NULL, max_depth INTEGER NOT NULL, domains TEXT NOT NULL,
+        status TEXT NOT NULL, pages_done INTEGER NOT NULL, pages_total INTEGER NOT NULL,
+        pages_failed INTEGER NOT NULL, pages_unchanged INTEGER NOT NULL,
+        documents INTEGER NOT NULL, bytes INTEGER NOT NULL, errors TEXT NOT NULL, error TEXT,
+        cancel_requested INTEGER NOT NULL, heartbeat_at TEXT NOT NULL, created_at TEXT NOT NULL,
+        started_at TEXT, finished_at TEXT)""",
+    "CREATE INDEX crawl_jobs_tenant_created ON crawl_jobs (tenant_id, created_at)",
+    "CREATE INDEX crawl_jobs_status_heartbeat ON crawl_jobs (status, heartbeat_at)",
+)
+
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 

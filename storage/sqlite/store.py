@@ -25,6 +25,7 @@ from storage.sqlite.connection import (
     is_unique_violation,
     path_from_url,
 )
+from storage.sqlite.crawl_jobs import SqliteCrawlJobs
 from storage.sqlite.idempotency import SqliteIdempotency, complete_in
 from storage.sqlite.knowledge import SqliteKnowledge
 from storage.sqlite.repos import (
@@ -75,6 +76,7 @@ class SqliteStore:
         self.usage = SqliteUsage(self._db)
         self.skills = SqliteSkills(self._db)
         self.knowledge = SqliteKnowledge(self._db)
+        self.crawl_jobs = SqliteCrawlJobs(self._db)
         self.rate_limits = SqliteRateLimits(self._db)
         self.idempotency = SqliteIdempotency(self._db)
 

@@ -282,6 +282,16 @@ class FakeAsyncCollection:
         self.database.client.set_text_index(self.database.name, self.name, index)
         return name
 
+    async def drop_index(self, name: str, *, session: FakeClientSession | None = None, **kw: Any) -> None:
+        await io_point()
+        text = self.database.client.text_index(self.database.name, self.name)
+        if text is not None and text.name == name:
+            self.database.client.set_text_index(self.database.name, self.name, None)
+            return
+        if name not in self.sync.index_information():
+            raise OperationFailure(f"index not found with name [{name}]", code=27)
+        self.sync.drop_index(name)
+
     async def index_information(self, *, session: FakeClientSession | None = None) -> Doc:
         await io_point()
         info = {name: {**spec, "key": list(spec["key"])} for name, spec in self._sync_indexes()}

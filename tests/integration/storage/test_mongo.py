@@ -41,14 +41,18 @@ async def test_integrity_and_ttl_indexes(mongo: MongoStore) -> None:
     actions = (await _indexes(mongo, "task_actions"))["task_step_unique"]
     assert actions["unique"] is True
     assert list(actions["key"]) == [("task_id", 1), ("step_index", 1)]
-    assert (await _indexes(mongo, "knowledge_documents"))["tenant_url_unique"]["unique"] is True
+    assert (await _indexes(mongo, "knowledge_documents"))["tenant_identity_unique"]["unique"] is True
     skills_ttl = (await _indexes(mongo, "skills"))["last_used_ttl"]
     assert skills_ttl["expireAfterSeconds"] == SKILL_TTL_SECONDS
     assert (await _indexes(mongo, "rate_counters"))["expires_at_ttl"]["expireAfterSeconds"] == 0
 
 
 def test_every_query_index_is_tenant_scoped() -> None:
-    global_ok = {("api_keys", "key_hash_unique"), ("task_actions", "task_step_unique")}
+    global_ok = {
+        ("api_keys", "key_hash_unique"),
+        ("task_actions", "task_step_unique"),
+        ("crawl_jobs", "status_heartbeat"),  # fail_abandoned sweeps every tenant
+    }
     for collection, models in INDEXES.items():
         for model in models:
             doc = model.document

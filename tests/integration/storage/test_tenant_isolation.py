@@ -48,10 +48,21 @@ async def tenant_a(store: Store) -> TenantA:
     await store.skills.upsert(skill)
     domain = "shop.example"
     doc = KnowledgeDocument(
-        tenant_id=TENANT_A, source_url=f"https://{domain}/", domain=domain, content_hash="h"
+        tenant_id=TENANT_A,
+        source=f"https://{domain}/",
+        source_kind="url",
+        media_type="text/html",
+        domains=[domain],
+        content_hash="h",
     )
     chunk = KnowledgeChunk(
-        tenant_id=TENANT_A, document_id=doc.id, domain=domain, ordinal=0, text="checkout help"
+        tenant_id=TENANT_A,
+        document_id=doc.id,
+        source=doc.source,
+        domains=[domain],
+        ordinal=0,
+        text="checkout help",
+        content_hash="c",
     )
     await store.knowledge.upsert_document(doc, [chunk])
     return TenantA(task=t, key=key, skill=skill, document=doc)
@@ -80,6 +91,9 @@ async def test_tenant_b_reads_nothing_of_tenant_a(store: Store, tenant_a: Tenant
     assert await store.knowledge.get_document(TENANT_B, tenant_a.document.id) is None
     assert await store.knowledge.list_documents(TENANT_B) == []
     assert await store.knowledge.search(TENANT_B, "checkout", None) == []
+    assert await store.knowledge.find_document(TENANT_B, tenant_a.document.source) is None
+    assert await store.knowledge.list_chunks(TENANT_B, source=tenant_a.document.source) == []
+    assert await store.knowledge.count_chunks(TENANT_B) == 0
 
 
 async def test_tenant_b_changes_nothing_of_tenant_a(store: Store, tenant_a: TenantA) -> None:
@@ -97,7 +111,8 @@ async def test_tenant_b_changes_nothing_of_tenant_a(store: Store, tenant_a: Tena
     assert await store.api_keys.revoke(TENANT_B, tenant_a.key.id, utcnow()) is False
     await store.skills.record_outcome(TENANT_B, tenant_a.skill.id, False, utcnow())
     assert await store.knowledge.delete_document(TENANT_B, tenant_a.document.id) is False
-    assert await store.knowledge.mark_stale(TENANT_B, "shop.example", phase_below=9) == 0
+    [chunk] = await store.knowledge.list_chunks(TENANT_A, source=tenant_a.document.source)
+    assert await store.knowledge.supersede(TENANT_B, {chunk.id: "other"}) == 0
 
     assert await store.tasks.get(TENANT_A, t.id) == t
     messages = await store.messages.list(TENANT_A, t.session_id)
@@ -107,4 +122,4 @@ async def test_tenant_b_changes_nothing_of_tenant_a(store: Store, tenant_a: Tena
     [skill] = await store.skills.find(TENANT_A, "shop.example", "checkout")
     assert skill.failure_count == 0
     hits = await store.knowledge.search(TENANT_A, "checkout", None)
-    assert [h.chunk.stale for h in hits] == [False]
+    assert [h.chunk.superseded_by for h in hits] == [None]

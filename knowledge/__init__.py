@@ -1,0 +1,1 @@
+"""Stepwise's knowledge base: ingestion, crawling and retrieval (issue 13)."""

@@ -1,0 +1,173 @@
+"""The DOM pre-pass that runs before main-content extraction.
+
+Pages hide content that a click reveals (tabs, accordions, "read more", closed <details>).
+A reader that only sees the visible DOM never learns it; one that reads everything cannot
+tell the user what is on screen. So the pre-pass removes what is never content (scripts,
+styles, templates, aria-hidden decoration), then lifts every hidden subtree out of the page:
+kept as separate hidden blocks in phase 1, dropped in phase 2 where the DOM after an action
+is read as it is shown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bs4 import BeautifulSoup, Tag
+from bs4.dammit import UnicodeDammit
+
+from knowledge.extract.html_markdown import collapse, html_to_markdown
+
+_NEVER_CONTENT = ("script", "style", "template", "noscript")
+_HIDDEN_CLASSES = frozenset({"hidden", "hide", "collapse", "d-none", "is-hidden", "invisible",
+                             "tab-pane"})
+_SHOWN_CLASSES = frozenset({"show", "in", "active", "open", "is-open", "expanded"})
+_DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
+_CHROME = frozenset({"nav", "header", "footer", "aside"})
+_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "menu", "menubar"})
+_NEVER_HIDDEN = frozenset({"html", "body", "main", "head"})
+_MAX_LINK_SHARE = 0.6
+_ANTI_FLICKER_SHARE = 0.5
+_MAX_HIDDEN_BLOCKS = 200
+
+
+@dataclass
+class PrePassed:
+    """The cleaned page with hidden subtrees removed, and what they said."""
+
+    soup: BeautifulSoup
+    title: str
+    hidden: list[str] = field(default_factory=list)
+
+
+def decode_html(data: bytes) -> str:
+    """UTF-8 when the bytes are valid UTF-8, else the page's declared or detected encoding.
+
+    Valid UTF-8 wins over a <meta charset> because pages are often re-encoded (by a proxy,
+    a headless browser, this very pipeline) without their meta tag being updated.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    dammit = UnicodeDammit(data, is_html=True)
+    return dammit.unicode_markup or data.decode("latin-1")
+
+
+def prepass(markup: str, *, keep_hidden: bool) -> PrePassed:
+    """Parse, clean, and lift hidden subtrees out (as markdown when ``keep_hidden``)."""
+    soup = BeautifulSoup(markup, "lxml")
+    title = _title(soup)
+    for element in soup.find_all(_NEVER_CONTENT):
+        element.decompose()
+    for element in soup.find_all(attrs={"aria-hidden": "true"}):
+        if not element.decomposed:
+            element.decompose()
+    body = soup.body or soup
+    page_text = len(collapse(body.get_text(" ")))
+    found: list[str] = []
+    for element in _outermost_hidden(body, page_text):
+        markdown = _lift(soup, element, keep_hidden=keep_hidden)
+        if markdown and len(found) < _MAX_HIDDEN_BLOCKS:
+            found.append(markdown)
+    return PrePassed(soup=soup, title=title, hidden=found)
+
+
+def _lift(soup: BeautifulSoup, element: Tag, *, keep_hidden: bool) -> str:
+    """Remove a hidden subtree from the page; its markdown when it is worth keeping.
+
+    A closed <details> keeps its <summary> on the page (that part is visible) and gives up
+    the rest. Hidden menus (inside nav/header/footer, or mostly links) are dropped.
+    """
+    wanted = keep_hidden and not _in_chrome(element)
+    label = _label(soup, element)
+    if element.name == "details":
+        summary = element.find("summary", recursive=False)
+        label = collapse(summary.get_text(" ")) if isinstance(summary, Tag) else label
+        content = soup.new_tag("div")
+        for child in list(element.children):
+            if child is not summary:
+                content.append(child.extract())
+    else:
+        content = element.extract()
+    if not wanted or _mostly_links(content):
+        return ""
+    markdown = html_to_markdown(content)
+    if not markdown:
+        return ""
+    return f"## {label}\n\n{markdown}" if label and not markdown.startswith("#") else markdown
+
+
+def _title(soup: BeautifulSoup) -> str:
+    og = soup.find("meta", attrs={"property": "og:title"})
+    if isinstance(og, Tag) and collapse(str(og.get("content", ""))):
+        return collapse(str(og.get("content", "")))
+    if soup.title is not None:
+        return collapse(soup.title.get_text())
+    heading = soup.find("h1")
+    return collapse(heading.get_text(" ")) if isinstance(heading, Tag) else ""
+
+
+def _outermost_hidden(body: Tag, page_text: int) -> list[Tag]:
+    """Hidden elements in document order, not descending into one already found."""
+    found: list[Tag] = []
+    stack: list[Tag] = [body]
+    while stack:
+        element = stack.pop()
+        if element is not body and _is_hidden(element) and not _hides_the_page(element, page_text):
+            found.append(element)
+            continue
+        stack.extend(reversed([child for child in element.children if isinstance(child, Tag)]))
+    return found
+
+
+def _is_hidden(element: Tag) -> bool:
+    if element.name in _NEVER_HIDDEN:
+        return False
+    if element.name == "details":
+        return not element.has_attr("open")
+    if element.has_attr("hidden"):
+        return True
+    if _DISPLAY_NONE.search(str(element.get("style", ""))):
+        return True
+    classes = {str(css_class).lower() for css_class in element.get("class") or ()}
+    return bool(classes & _HIDDEN_CLASSES) and not classes & _SHOWN_CLASSES
+
+
+def _hides_the_page(element: Tag, page_text: int) -> bool:
+    """An anti-flicker wrapper (the whole page hidden until scripts run) is not hidden content."""
+    return len(collapse(element.get_text(" "))) > _ANTI_FLICKER_SHARE * page_text
+
+
+def _in_chrome(element: Tag) -> bool:
+    for parent in [element, *element.parents]:
+        if parent.name in _CHROME or str(parent.get("role", "")).lower() in _CHROME_ROLES:
+            return True
+    return False
+
+
+def _mostly_links(element: Tag) -> bool:
+    text = len(collapse(element.get_text(" ")))
+    if text == 0:
+        return True
+    linked = sum(len(collapse(link.get_text(" "))) for link in element.find_all("a"))
+    return linked >= _MAX_LINK_SHARE * text
+
+
+def _label(soup: BeautifulSoup, element: Tag) -> str:
+    """A hidden panel's name: aria-labelledby, aria-label, or the tab that controls it."""
+    labelled_by = str(element.get("aria-labelledby", "")).split()
+    names = [soup.find(id=ident) for ident in labelled_by]
+    text = " ".join(collapse(name.get_text(" ")) for name in names if isinstance(name, Tag))
+    if text:
+        return text
+    if element.get("aria-label"):
+        return collapse(str(element["aria-label"]))
+    ident = element.get("id")
+    if ident:
+        control = soup.find(attrs={"aria-controls": ident}) or soup.find(
+            "a", attrs={"href": f"#{ident}"}
+        )
+        if isinstance(control, Tag):
+            return collapse(control.get_text(" "))
+    return ""
