@@ -1,0 +1,1 @@
+"""Stepwise knowledge base: ingestion, crawling, safe fetching and retrieval (issue 13)."""
