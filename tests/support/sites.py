@@ -8,11 +8,20 @@ conditional headers sent, the politeness gaps and the per-host concurrency.
 
 from __future__ import annotations
 
+import datetime
+import ssl
+import tempfile
 import threading
 import time
+from pathlib import Path
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from tests.support.loopback import LoopbackServer
 
@@ -50,7 +59,9 @@ class Site(LoopbackServer):
     """``with Site({...}) as site:`` serves the pages at ``site.base_url``; ``delay_s``
     holds every response that long (so concurrent requests overlap visibly)."""
 
-    def __init__(self, pages: Mapping[str, Page | Hook], *, delay_s: float = 0.0) -> None:
+    def __init__(
+        self, pages: Mapping[str, Page | Hook], *, delay_s: float = 0.0, tls: ssl.SSLContext | None = None
+    ) -> None:
         self.pages: dict[str, Page | Hook] = dict(pages)
         self.delay_s = delay_s
         self.hits: list[Hit] = []
@@ -59,13 +70,21 @@ class Site(LoopbackServer):
         self._lock = threading.Lock()
         self._counts: dict[str, int] = {}
         self._serve(_handler_for(self), "test-site")
+        self._tls = tls
+        if tls is not None:
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
 
     @property
     def host(self) -> str:
         return f"127.0.0.1:{self._server.server_address[1]}"
 
-    def url(self, path: str) -> str:
-        return f"{self.base_url}{path}"
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        scheme = "https" if self._tls is not None else "http"
+        return f"{scheme}://{host}:{self.port}{path}"
 
     def paths(self) -> list[str]:
         with self._lock:
@@ -120,3 +139,35 @@ def _handler_for(site: Site) -> type[BaseHTTPRequestHandler]:
             return
 
     return Handler
+
+
+def self_signed(name: str) -> tuple[ssl.SSLContext, ssl.SSLContext]:
+    """A server context with a fresh self-signed certificate for ``name`` (not for any IP),
+    and a client context that trusts exactly that certificate."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_pem = cert.public_bytes(serialization.Encoding.PEM)
+    key_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        cert_file, key_file = Path(folder, "cert.pem"), Path(folder, "key.pem")
+        cert_file.write_bytes(cert_pem)
+        key_file.write_bytes(key_pem)
+        server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        server.load_cert_chain(cert_file, key_file)
+    client = ssl.create_default_context(cadata=cert_pem.decode())
+    return server, client
