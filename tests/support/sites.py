@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from knowledge.crawl import CrawledPage, CrawlProgress
 from tests.support.loopback import LoopbackServer
 
 
@@ -171,3 +172,21 @@ def self_signed(name: str) -> tuple[ssl.SSLContext, ssl.SSLContext]:
         server.load_cert_chain(cert_file, key_file)
     client = ssl.create_default_context(cadata=cert_pem.decode())
     return server, client
+
+
+class Recorder:
+    """on_page / on_progress callbacks that keep what the crawler handed over."""
+
+    def __init__(self) -> None:
+        self.pages: list[CrawledPage] = []
+        self.progress: list[CrawlProgress] = []
+
+    @property
+    def urls(self) -> list[str]:
+        return [page.url for page in self.pages]
+
+    async def on_page(self, page: CrawledPage) -> None:
+        self.pages.append(page)
+
+    async def on_progress(self, progress: CrawlProgress) -> None:
+        self.progress.append(progress)
