@@ -92,8 +92,8 @@ class CrawlJobs:
     async def cancel(self, tenant_id: str, job_id: str) -> CrawlJob | None:
         job = await self._store.crawl_jobs.request_cancel(tenant_id, job_id)
         task = self._running.get(job_id)
-        if job is not None and task is not None and job.status == "queued":
-            task.cancel()  # not started yet: nothing to stop cleanly
+        if job is not None and task is not None and job.status == "cancelled":
+            task.cancel()  # it was still queued: nothing to stop cleanly
         return job
 
     async def _run(self, job: CrawlJob, on_progress: Callable[[CrawlJob], None] | None = None) -> None:
@@ -139,7 +139,7 @@ class CrawlJobs:
 
     async def _cancel_requested(self, job: CrawlJob) -> bool:
         current = await self._store.crawl_jobs.get(job.tenant_id, job.id)
-        return current is None or current.cancel_requested
+        return current is None or current.cancel_requested or current.status == "cancelled"
 
     async def _update(self, job: CrawlJob, **fields: object) -> CrawlJob | None:
         return await self._store.crawl_jobs.update(job.tenant_id, job.id, **fields)
