@@ -10,8 +10,9 @@ shorter than ~200 characters merge with the next one under the same parent headi
 chunk that says only "See below." retrieves nothing.
 
 The reader is hand-written rather than langchain's MarkdownHeaderTextSplitter because that
-splitter re-joins lines (GFM tables and list structure do not survive it) and does not know
-table rows; both are tested in tests/unit/knowledge/test_chunking.py.
+splitter drops the blank lines between blocks (paragraph boundaries, where cuts belong, are
+lost) and knows nothing of table rows or of cutting a long code block; see
+tests/unit/knowledge/test_chunking.py.
 """
 
 from __future__ import annotations
@@ -178,11 +179,13 @@ def _merge_tiny(sections: list[_Section]) -> list[_Section]:
 
 
 def _related(first: _Section, second: _Section) -> bool:
-    """``second`` is under ``first`` or a sibling of it (same parent heading)."""
-    parent = first.path[:-1] if first.path else ()
-    return second.path[: len(first.path)] == first.path or (
-        len(second.path) == len(first.path) and second.path[:-1] == parent
-    )
+    """``second`` is under ``first``, or a sibling of it under the same parent heading.
+
+    Top-level sections have no parent heading and never merge with each other.
+    """
+    if second.path[: len(first.path)] == first.path:
+        return True
+    return len(first.path) >= 2 and second.path[:-1] == first.path[:-1]
 
 
 def _join(first: _Section, second: _Section) -> _Section:
