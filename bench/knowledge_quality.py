@@ -44,6 +44,7 @@ from bench.knowledge_corpus.freshness import DOMAIN as FRESH_DOMAIN
 from bench.knowledge_corpus.freshness import pairs as freshness_pairs
 from knowledge.embeddings import Embedder, HashingEmbedder
 from knowledge.ingest import Ingestor
+from knowledge import retrieve as retrieve_module
 from knowledge.retrieve import RetrievedChunk, Retriever
 from storage import SqliteStore
 
@@ -324,7 +325,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=int, default=300, help="HTML pages for the throughput run")
     parser.add_argument("--json", type=Path, help="also write the report here")
+    parser.add_argument("--hidden-factor", type=float,
+                        help="what-if: override knowledge.retrieve.HIDDEN_FACTOR (the hidden down-rank)")
     args = parser.parse_args()
+    if args.hidden_factor is not None:
+        retrieve_module.HIDDEN_FACTOR = args.hidden_factor
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     report = asyncio.run(main_async(args.pages))
     if args.json:
