@@ -182,11 +182,12 @@ async def run_quality(embedder: Embedder | None, tmp: Path) -> dict[str, Any]:
         await store.close()
 
 
-async def run_freshness(tmp: Path) -> dict[str, Any]:
-    store = SqliteStore.from_url(f"sqlite:///{tmp}/freshness.db")
+async def run_freshness(embedder: Embedder | None, tmp: Path) -> dict[str, Any]:
+    store = SqliteStore.from_url(f"sqlite:///{tmp}/freshness-{embedder is not None}.db")
     await store.init()
     try:
-        ingestor, retriever = Ingestor(store.knowledge), Retriever(store.knowledge, limit=5)
+        ingestor = Ingestor(store.knowledge, embedder)
+        retriever = Retriever(store.knowledge, embedder, limit=5)
         cases = freshness_pairs()
         for pair in cases:
             await ingestor.ingest_bytes(tenant_id="fresh", data=pair.phase1_html.encode(), source=pair.url,
@@ -304,16 +305,18 @@ async def main_async(pages: int) -> dict[str, Any]:
         report = {
             "lexical": await run_quality(None, tmp),
             "hybrid_hashing": await run_quality(HashingEmbedder(256), tmp),
-            "freshness": await run_freshness(tmp),
+            "freshness": await run_freshness(None, tmp),
+            "freshness_hybrid": await run_freshness(HashingEmbedder(256), tmp),
             "throughput": await run_throughput(tmp, pages),
         }
     _print_quality("lexical only", report["lexical"])
     _print_quality("lexical + hashing embedder (RRF)", report["hybrid_hashing"])
-    fresh = report["freshness"]
-    print(f"\n## Freshness: {fresh['fresh_outranks']}/{fresh['pairs']} pairs fresh first; "
-          f"superseded returned {fresh['stale_returned']} times")
-    for failure in fresh["failures"]:
-        print(f"  {failure}")
+    for key, name in (("freshness", "lexical"), ("freshness_hybrid", "lexical + hashing embedder")):
+        fresh = report[key]
+        print(f"\n## Freshness ({name}): {fresh['fresh_outranks']}/{fresh['pairs']} pairs fresh first; "
+              f"superseded returned {fresh['stale_returned']} times")
+        for failure in fresh["failures"]:
+            print(f"  {failure}")
     speed = report["throughput"]
     medians = ", ".join(f"{k} {v:.1f}" for k, v in speed["median_ms"].items())
     print(f"\n## Ingestion: {speed['pages']} HTML pages from 127.0.0.1 (httpx, {speed['concurrency']} at a time) "

@@ -39,8 +39,10 @@ async def test_create_unchanged_replaced(store: Store) -> None:
     assert created.status == "created" and created.chunks >= 1
     first = await store.knowledge.list_chunks(TENANT_A, source="file:guide.md")
 
+    stored = await store.knowledge.get_document(TENANT_A, created.document_id)
     again = await ingestor.ingest_bytes(data=GUIDE, domains=["shop.test"], **kw)  # type: ignore[arg-type]
     assert (again.status, again.document_id) == ("unchanged", created.document_id)
+    assert await store.knowledge.get_document(TENANT_A, created.document_id) == stored  # nothing written
     assert [c.id for c in await store.knowledge.list_chunks(TENANT_A, source="file:guide.md")] == [
         c.id for c in first
     ]
@@ -101,6 +103,18 @@ async def test_unchanged_content_refreshes_validators_and_keeps_chunks(store: St
         query=embedder.vector("quartz rail screws"), domains=None,
     )
     assert hits, "vectors are re-made after the metadata rewrite"
+
+
+async def test_unchanged_content_with_new_domains_moves_its_chunks(store: Store) -> None:
+    ingestor = Ingestor(store.knowledge)
+    kw = dict(tenant_id=TENANT_A, data=GUIDE, source="file:guide.md", source_kind="file")
+    await ingestor.ingest_bytes(domains=["old.test"], **kw)  # type: ignore[arg-type]
+    outcome = await ingestor.ingest_bytes(domains=["new.test"], **kw)  # type: ignore[arg-type]
+    assert outcome.status == "unchanged"
+    chunks = await store.knowledge.list_chunks(TENANT_A, source="file:guide.md")
+    assert all(c.domains == ["new.test"] for c in chunks)
+    assert await store.knowledge.search(TENANT_A, "quartz rail", ["new.test"])
+    assert not await store.knowledge.search(TENANT_A, "quartz rail", ["old.test"])
 
 
 async def test_tenants_never_see_each_other(store: Store) -> None:
