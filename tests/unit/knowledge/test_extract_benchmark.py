@@ -28,13 +28,16 @@ def test_five_pages_run_through_extract_and_score(truth: dict[str, dict[str, str
     assert 0.0 <= metrics["accuracy"] <= 1.0
 
 
-def test_the_scorer_separates_perfect_from_truncated_and_padded(truth: dict[str, dict[str, str]]) -> None:
+def test_the_scorer_separates_perfect_from_truncated_and_padded(
+    truth: dict[str, dict[str, str]],
+) -> None:
     page_ids = sorted(truth)[:5]
     scorer = bench.load_scorer(bench.DEFAULT_DATA)
     perfect = {page_id: {"articleBody": truth[page_id]["articleBody"]} for page_id in page_ids}
     first_fifth = {
-        page_id: {"articleBody": truth[page_id]["articleBody"][: len(truth[page_id]["articleBody"]) // 5]}
+        page_id: {"articleBody": body[: len(body) // 5]}
         for page_id in page_ids
+        for body in [truth[page_id]["articleBody"]]
     }
     padded = {  # the article plus another page's article: full recall, precision lost
         page_id: {"articleBody": truth[page_id]["articleBody"] + "\n"

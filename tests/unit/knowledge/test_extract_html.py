@@ -113,12 +113,15 @@ def test_a_page_hidden_whole_until_scripts_run_is_read_as_visible() -> None:
 
 
 def test_tiny_page_keeps_its_structure() -> None:
-    html = b"<html><body><h1>Hours</h1><ul><li>Mon-Fri 9-17</li><li>Sat 10-14</li></ul></body></html>"
+    html = b"<html><body><h1>Hours</h1><ul><li>Mon-Fri 9-17</li><li>Sat 10-14</li></ul></body>"
     assert visible(extract(html)) == "# Hours\n\n- Mon-Fri 9-17\n- Sat 10-14"
 
 
 def test_legacy_encoding_declared_in_meta_is_honoured() -> None:
-    html = "<html><head><meta charset='iso-8859-1'><title>Café</title></head><body><p>Crème brûlée à la carte, servie chaude.</p></body></html>"
+    html = (
+        "<html><head><meta charset='iso-8859-1'><title>Café</title></head>"
+        "<body><p>Crème brûlée à la carte, servie chaude.</p></body></html>"
+    )
     extracted = extract(html.encode("latin-1"))
     assert extracted.title == "Café"
     assert "Crème brûlée à la carte" in extracted.markdown
