@@ -152,3 +152,9 @@ def test_article_text_is_plain_visible_text() -> None:
     code_page = extract_article_text((FIXTURES / "docs_page.html").read_text())
     assert "```" not in code_page and "**" not in code_page
     assert "hmac.compare_digest(expected, signature)" in code_page
+
+
+def test_markup_nested_deeper_than_the_recursion_limit_is_still_read() -> None:
+    deep = "<div>" * 5000 + "<p>Deeply nested opening hours: 9 to 5.</p>" + "</div>" * 5000
+    extracted = extract(f"<html><body>{deep}</body></html>".encode())
+    assert "Deeply nested opening hours: 9 to 5." in extracted.markdown
