@@ -10,11 +10,15 @@ from langchain_text_splitters import MarkdownHeaderTextSplitter
 from knowledge.chunking import Chunk, chunk_blocks, chunk_markdown, content_hash
 from knowledge.extract import Block
 
-SENTENCES = " ".join(f"Refund rule number {index} applies to annual plans only." for index in range(40))
+SENTENCES = " ".join(
+    f"Refund rule number {index} applies to annual plans only." for index in range(40)
+)
 TABLE = "| plan | price |\n| --- | --- |\n" + "\n".join(
     f"| plan {index} | {index} dollars per member per month, billed yearly |" for index in range(40)
 )
-CODE = "```python\n" + "\n".join(f"value_{index} = compute({index})  # step {index}" for index in range(60)) + "\n```"
+CODE = "```python\n" + "\n".join(
+    f"value_{index} = compute({index})  # step {index}" for index in range(60)
+) + "\n```"
 
 
 def test_heading_paths_follow_the_heading_levels() -> None:

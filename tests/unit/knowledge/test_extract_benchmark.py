@@ -28,19 +28,28 @@ def test_five_pages_run_through_extract_and_score(truth: dict[str, dict[str, str
     assert 0.0 <= metrics["accuracy"] <= 1.0
 
 
-def test_the_scorer_separates_perfect_from_unrelated_and_wrong(truth: dict[str, dict[str, str]]) -> None:
+def test_the_scorer_separates_perfect_from_truncated_and_padded(
+    truth: dict[str, dict[str, str]],
+) -> None:
     page_ids = sorted(truth)[:5]
     scorer = bench.load_scorer(bench.DEFAULT_DATA)
     perfect = {page_id: {"articleBody": truth[page_id]["articleBody"]} for page_id in page_ids}
-    unrelated = {page_id: {"articleBody": "zebra quartz violin lantern"} for page_id in page_ids}
-    shuffled = {
-        page_id: {"articleBody": truth[page_ids[(index + 1) % 5]]["articleBody"]}
+    first_fifth = {
+        page_id: {"articleBody": body[: len(body) // 5]}
+        for page_id in page_ids
+        for body in [truth[page_id]["articleBody"]]
+    }
+    padded = {  # the article plus another page's article: full recall, precision lost
+        page_id: {"articleBody": truth[page_id]["articleBody"] + "\n"
+                  + truth[page_ids[(index + 1) % 5]]["articleBody"] * 3}
         for index, page_id in enumerate(page_ids)
     }
     assert bench.score(scorer, truth, perfect, page_ids, n_bootstrap=2)["f1"] == pytest.approx(1.0)
     assert bench.score(scorer, truth, perfect, page_ids, n_bootstrap=2)["accuracy"] == 1.0
-    assert bench.score(scorer, truth, unrelated, page_ids, n_bootstrap=2)["recall"] == 0.0
-    assert bench.score(scorer, truth, shuffled, page_ids, n_bootstrap=2)["f1"] < 0.2
+    truncated = bench.score(scorer, truth, first_fifth, page_ids, n_bootstrap=2)
+    assert truncated["precision"] > 0.9 and truncated["recall"] < 0.35
+    noisy = bench.score(scorer, truth, padded, page_ids, n_bootstrap=2)
+    assert noisy["recall"] == pytest.approx(1.0) and noisy["precision"] < 0.6
 
 
 def test_halves_split_by_sorted_id() -> None:

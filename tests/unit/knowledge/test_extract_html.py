@@ -113,12 +113,15 @@ def test_a_page_hidden_whole_until_scripts_run_is_read_as_visible() -> None:
 
 
 def test_tiny_page_keeps_its_structure() -> None:
-    html = b"<html><body><h1>Hours</h1><ul><li>Mon-Fri 9-17</li><li>Sat 10-14</li></ul></body></html>"
+    html = b"<html><body><h1>Hours</h1><ul><li>Mon-Fri 9-17</li><li>Sat 10-14</li></ul></body>"
     assert visible(extract(html)) == "# Hours\n\n- Mon-Fri 9-17\n- Sat 10-14"
 
 
 def test_legacy_encoding_declared_in_meta_is_honoured() -> None:
-    html = "<html><head><meta charset='iso-8859-1'><title>Café</title></head><body><p>Crème brûlée à la carte, servie chaude.</p></body></html>"
+    html = (
+        "<html><head><meta charset='iso-8859-1'><title>Café</title></head>"
+        "<body><p>Crème brûlée à la carte, servie chaude.</p></body></html>"
+    )
     extracted = extract(html.encode("latin-1"))
     assert extracted.title == "Café"
     assert "Crème brûlée à la carte" in extracted.markdown
@@ -149,3 +152,9 @@ def test_article_text_is_plain_visible_text() -> None:
     code_page = extract_article_text((FIXTURES / "docs_page.html").read_text())
     assert "```" not in code_page and "**" not in code_page
     assert "hmac.compare_digest(expected, signature)" in code_page
+
+
+def test_markup_nested_deeper_than_the_recursion_limit_is_still_read() -> None:
+    deep = "<div>" * 5000 + "<p>Deeply nested opening hours: 9 to 5.</p>" + "</div>" * 5000
+    extracted = extract(f"<html><body>{deep}</body></html>".encode())
+    assert "Deeply nested opening hours: 9 to 5." in extracted.markdown
