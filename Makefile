@@ -10,13 +10,13 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-miniwob bench-audit clean
+.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-miniwob bench-audit clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
 	@echo "make test   - set up everything the tests need (Chromium included) and run the whole suite"
 	@echo "make demo   - the clinic demo: 'Add a new patient named Jas' in headless Chromium"
-	@echo "make bench-verification | bench-interact | bench-miniwob | bench-audit"
+	@echo "make bench-verification | bench-interact | bench-knowledge-extraction | bench-miniwob | bench-audit"
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -64,6 +64,10 @@ bench-verification: install-test
 
 bench-interact: install-test
 	$(PY) -m bench.interact
+
+# Knowledge ingestion's main-content F1 on ../shared/bench/article-extraction (~10 s)
+bench-knowledge-extraction: install-test
+	$(PY) -m bench.knowledge_extraction
 
 # Default: development, wide-tune and wide-held-out groups side by side (bench/miniwob/suites.toml).
 MINIWOB_ARGS ?= --suites --seeds 3

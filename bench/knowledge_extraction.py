@@ -51,7 +51,7 @@ class Run:
 
 def load_scorer(data: Path) -> ModuleType:
     """The benchmark's own evaluate.py, so the figures are comparable with the published ones."""
-    spec = importlib.util.spec_from_file_location("article_extraction_evaluate", data / "evaluate.py")
+    spec = importlib.util.spec_from_file_location("article_evaluate", data / "evaluate.py")
     if spec is None or spec.loader is None:
         raise FileNotFoundError(data / "evaluate.py")
     module = importlib.util.module_from_spec(spec)

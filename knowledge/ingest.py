@@ -139,14 +139,8 @@ class Ingestor:
         superseded = await spa.reapply_phase2(self._repo, document, chunks)
         store_ms = _ms(started)
         embed_ms = await self._embed(tenant_id, chunks)
-        log.info(
-            "knowledge.ingested",
-            tenant_id=tenant_id,
-            document_id=document.id,
-            source=source,
-            chunks=len(chunks),
-            replaced=existing is not None,
-        )
+        log.info("knowledge.ingested", tenant_id=tenant_id, document_id=document.id, source=source,
+                 chunks=len(chunks), replaced=existing is not None)
         return IngestOutcome(
             document.id,
             "replaced" if existing else "created",
@@ -166,7 +160,7 @@ class Ingestor:
     ) -> IngestOutcome:
         """Phase 2: the DOM after ``trigger_action`` on ``url`` (rules in knowledge/spa.py).
         Without ``domains`` the phase-1 document's domains are used, so both phases of a page
-        answer the same tasks."""
+        answer the same tasks (with neither, the document is tenant-wide)."""
         if not trigger_action:
             raise ValueError("a phase-2 document needs the trigger action that revealed it")
         data = html.encode("utf-8")

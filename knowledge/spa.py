@@ -15,7 +15,10 @@ The rules (each is tested in tests/unit/knowledge/test_spa_rules.py):
    keeps Jaccard above 0.9, and dropping it would lose exactly the fresh value phase 2 exists
    to capture. A duplicate *confirms* its phase-1 chunk: that chunk is current.
 2. **Supersede** — a phase-1 chunk that was not confirmed is superseded by the kept phase-2
-   chunk that overlaps it most: Jaccard ≥ 0.5, or the same non-empty heading path. The
+   chunk that overlaps it most: Jaccard ≥ 0.5, or containment ≥ 0.5 (at least half of the
+   phase-1 chunk's shingles are in the phase-2 chunk — on a short page one changed line drops
+   Jaccard below 0.5 although the chunk plainly covers the same area, and a chunk whose text
+   lives on in a fresher one loses nothing by retiring), or the same non-empty heading path. The
    heading rule does not apply to hidden phase-1 chunks: phase 2 drops hidden content, so a
    still-collapsed answer is absent from phase 2 because it is still hidden, not because it
    changed.
@@ -106,6 +109,11 @@ def jaccard(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> flo
     return len(a & b) / union if union else 0.0
 
 
+def containment(part: frozenset[tuple[str, ...]], whole: frozenset[tuple[str, ...]]) -> float:
+    """Share of ``part``'s shingles that are also in ``whole``."""
+    return len(part & whole) / len(part) if part else 0.0
+
+
 def is_duplicate(new: NewChunk, old: StoredChunk, similarity: float) -> bool:
     """Rule 1: same hash, or near-duplicate that adds no word."""
     if new.content_hash == old.content_hash:
@@ -114,7 +122,8 @@ def is_duplicate(new: NewChunk, old: StoredChunk, similarity: float) -> bool:
 
 
 def overlaps(new: NewChunk, old: StoredChunk, similarity: float) -> bool:
-    """Rule 2: enough shared text, or the same section of a visible phase-1 chunk."""
+    """Rule 2: enough shared text (``similarity`` = max of Jaccard and containment), or the
+    same section of a visible phase-1 chunk."""
     if similarity >= OVERLAP:
         return True
     return not old.hidden and bool(old.heading_path) and old.heading_path == new.heading_path
@@ -168,11 +177,13 @@ def _best_overlap(
     old_shingles: frozenset[tuple[str, ...]],
     kept: Sequence[tuple[int, NewChunk, frozenset[tuple[str, ...]]]],
 ) -> int | None:
-    """The kept chunk that overlaps ``old`` most: highest Jaccard, then same heading path,
+    """The kept chunk that overlaps ``old`` most: highest similarity, then same heading path,
     then document order."""
     best: tuple[float, bool, int] | None = None
     for n, chunk, chunk_shingles in kept:
-        similarity = jaccard(chunk_shingles, old_shingles)
+        similarity = max(
+            jaccard(chunk_shingles, old_shingles), containment(old_shingles, chunk_shingles)
+        )
         if not overlaps(chunk, old, similarity):
             continue
         key = (similarity, chunk.heading_path == old.heading_path, -n)

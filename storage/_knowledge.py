@@ -114,65 +114,59 @@ def as_blob(vector: Sequence[float]) -> bytes:
 
 @dataclass
 class VectorMatrix:
-    """One tenant's live vectors of one model+dimension, rows L2-normalised."""
+    """One tenant's live vectors of one model+dimension, rows L2-normalised.
+
+    Rows are grouped by their chunk's set of domains, each group a contiguous block, so a
+    domain-filtered search multiplies views of the allowed blocks (no copy of the matrix:
+    at 50k x 768 a copy costs more than the product itself).
+    """
 
     version: int
     keys: list[str]  # chunk key per row (seq or id, as the backend finds chunks)
     matrix: np.ndarray
-    tenant_wide: np.ndarray  # row indexes of chunks with no domain
-    by_domain: dict[str, np.ndarray] = field(default_factory=dict)
+    groups: dict[frozenset[str], tuple[int, int]] = field(default_factory=dict)  # domains -> rows [start, end)
 
     @classmethod
     def build(
         cls, version: int, rows: Iterable[tuple[str, Sequence[str], np.ndarray]], dimension: int
     ) -> VectorMatrix:
+        by_group: dict[frozenset[str], list[tuple[str, np.ndarray]]] = {}
+        for key, chunk_domains, vector in rows:
+            group = frozenset(norm_domain(d) for d in chunk_domains)
+            by_group.setdefault(group, []).append((key, vector))
         keys: list[str] = []
         vectors: list[np.ndarray] = []
-        wide: list[int] = []
-        domains: dict[str, list[int]] = {}
-        for i, (key, chunk_domains, vector) in enumerate(rows):
-            keys.append(key)
-            vectors.append(vector)
-            if not chunk_domains:
-                wide.append(i)
-            for d in {norm_domain(d) for d in chunk_domains}:
-                domains.setdefault(d, []).append(i)
+        groups: dict[frozenset[str], tuple[int, int]] = {}
+        for group, members in by_group.items():
+            groups[group] = (len(keys), len(keys) + len(members))
+            keys.extend(k for k, _ in members)
+            vectors.extend(v for _, v in members)
         matrix = np.vstack(vectors).astype(np.float32) if vectors else np.zeros((0, dimension), np.float32)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         matrix /= np.where(norms == 0, 1.0, norms)
-        return cls(
-            version=version,
-            keys=keys,
-            matrix=matrix,
-            tenant_wide=np.asarray(wide, dtype=np.int64),
-            by_domain={d: np.asarray(ix, dtype=np.int64) for d, ix in domains.items()},
-        )
+        return cls(version=version, keys=keys, matrix=matrix, groups=groups)
+
+    def _blocks(self, domains: Sequence[str] | None) -> list[tuple[int, int]]:
+        if domains is None:
+            return [(0, len(self.keys))]
+        wanted = {norm_domain(d) for d in domains}
+        return [span for group, span in self.groups.items() if not group or group & wanted]
 
     def top(self, query: Sequence[float], domains: Sequence[str] | None, limit: int) -> list[tuple[str, float]]:
         """(key, cosine) of the best ``limit`` rows allowed by the domain rule, best first."""
-        if limit <= 0 or not self.keys:
-            return []
         q = np.asarray(query, dtype=np.float32)
         norm = float(np.linalg.norm(q))
-        if norm == 0:
+        blocks = [(s, e) for s, e in self._blocks(domains) if e > s]
+        if limit <= 0 or norm == 0 or not blocks:
             return []
-        if domains is None:
-            rows = None
-        else:
-            parts = [self.tenant_wide, *(self.by_domain.get(norm_domain(d), _NONE) for d in domains)]
-            rows = np.unique(np.concatenate(parts))
-            if rows.size == 0:
-                return []
-        sub = self.matrix if rows is None else self.matrix[rows]
-        scores = sub @ (q / norm)
+        q /= norm
+        scores = np.concatenate([self.matrix[s:e] @ q for s, e in blocks])
+        offsets = np.concatenate([np.arange(s, e) for s, e in blocks]) if len(blocks) > 1 else None
         k = min(limit, scores.shape[0])
         best = np.argpartition(-scores, k - 1)[:k]
         best = best[np.argsort(-scores[best], kind="stable")]
-        index = best if rows is None else rows[best]
-        return [(self.keys[int(i)], float(scores[int(b)])) for i, b in zip(index, best, strict=True)]
-
-
-_NONE = np.zeros(0, dtype=np.int64)
+        rows = best + blocks[0][0] if offsets is None else offsets[best]
+        return [(self.keys[int(r)], float(scores[int(b)])) for r, b in zip(rows, best, strict=True)]
 
 
 class VectorCache:

@@ -30,6 +30,7 @@ _MAX_HEADING_DEPTH = 3
 _CSV_SAMPLE = 64 * 1024
 _TITLE_KEYS = ("title", "name")
 JsonValue = object
+"""What json.loads returns: dict, list, str, int, float, bool or None."""
 
 
 def extract_json(data: bytes, *, filename: str | None = None) -> Extracted:
@@ -73,16 +74,13 @@ def _render_object(value: Mapping[str, JsonValue], *, depth: int) -> list[str]:
 def _render_array(items: list[JsonValue], *, depth: int) -> str:
     if all(_is_scalar(item) for item in items):
         return "\n".join(f"- {_scalar(item)}" for item in items)
-    if all(isinstance(item, Mapping) for item in items) and all(
-        _is_scalar(field) for item in items for field in item.values()  # type: ignore[union-attr]
-    ):
-        return _records_table(items)  # type: ignore[arg-type]
+    records = [item for item in items if isinstance(item, Mapping)]
+    flat = all(_is_scalar(field) for record in records for field in record.values())
+    if len(records) == len(items) and flat:
+        return _records_table(records)
     if depth >= _MAX_HEADING_DEPTH:
         return _fenced(items)
-    rendered = []
-    for item in items:
-        body = "\n\n".join(_render(item, depth=depth + 1))
-        rendered.append(body)
+    rendered = ("\n\n".join(_render(item, depth=depth + 1)) for item in items)
     return "\n\n---\n\n".join(rendered)
 
 

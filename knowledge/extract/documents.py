@@ -80,8 +80,9 @@ def _paragraphs(page_text: str) -> str:
     """Re-flow pypdf's lines: a short line ending a sentence ends a paragraph.
 
     pypdf returns one line per printed line; joining them all would lose paragraphs, keeping
-    them would cut sentences. A line much shorter than the page's usual line that ends with
-    sentence punctuation is taken as a paragraph's last line; hyphenated breaks are re-joined.
+    them would cut sentences. A line shorter than the page's usual line that ends with
+    sentence punctuation is taken as a paragraph's last line, a short line on its own (a
+    title) as a paragraph of its own; hyphenated breaks are re-joined.
     """
     lines = [line.strip() for line in page_text.replace("\r", "\n").split("\n")]
     widths = sorted(len(line) for line in lines if line)
@@ -100,7 +101,9 @@ def _paragraphs(page_text: str) -> str:
             current = current[:-1] + line
         else:
             current = f"{current} {line}" if current else line
-        if len(line) < 0.7 * usual and _SENTENCE_END.search(line):
+        ends_sentence = len(line) < 0.8 * usual and _SENTENCE_END.search(line) is not None
+        stands_alone = len(line) < 0.5 * usual and line == current  # a title-like line
+        if ends_sentence or stands_alone:
             paragraphs.append(current)
             current = ""
     if current:

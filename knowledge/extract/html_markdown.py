@@ -34,10 +34,19 @@ _NON_TEXT = (Comment, Doctype, Declaration, ProcessingInstruction)
 
 
 def html_to_markdown(root: Tag | BeautifulSoup, *, drop_chrome: bool = False) -> str:
-    """Markdown for everything under ``root``; ``drop_chrome`` skips nav/footer/aside."""
+    """Markdown for everything under ``root``; ``drop_chrome`` skips nav/footer/aside.
+
+    The converter recurses with the DOM; a page nested deeper than Python's recursion limit
+    (hostile or broken markup) is read as plain text lines instead, which BeautifulSoup
+    produces without recursion.
+    """
     converter = _Converter(drop_chrome=drop_chrome)
-    converter.walk(root)
-    converter.flush()
+    try:
+        converter.walk(root)
+        converter.flush()
+    except RecursionError:
+        lines = (collapse(line) for line in root.get_text("\n").split("\n"))
+        return "\n\n".join(line for line in lines if line)
     return "\n\n".join(converter.blocks)
 
 

@@ -58,37 +58,53 @@ def prepass(markup: str, *, keep_hidden: bool) -> PrePassed:
     """Parse, clean, and lift hidden subtrees out (as markdown when ``keep_hidden``)."""
     soup = BeautifulSoup(markup, "lxml")
     title = _title(soup)
-    for element in soup.find_all(_NEVER_CONTENT):
-        element.decompose()
-    for element in soup.find_all(attrs={"aria-hidden": "true"}):
+    for element in soup.find_all(_never_content):
         if not element.decomposed:
             element.decompose()
     body = soup.body or soup
     page_text = len(collapse(body.get_text(" ")))
+    labels = _Labels(soup)
     found: list[str] = []
     for element in _outermost_hidden(body, page_text):
-        markdown = _lift(soup, element, keep_hidden=keep_hidden)
-        if markdown and len(found) < _MAX_HIDDEN_BLOCKS:
+        if not keep_hidden or len(found) >= _MAX_HIDDEN_BLOCKS:
+            if element.name == "details":
+                _close(element)
+            else:
+                element.decompose()
+            continue
+        markdown = _lift(element, labels)
+        if markdown:
             found.append(markdown)
     return PrePassed(soup=soup, title=title, hidden=found)
 
 
-def _lift(soup: BeautifulSoup, element: Tag, *, keep_hidden: bool) -> str:
+def _never_content(element: Tag) -> bool:
+    return element.name in _NEVER_CONTENT or element.get("aria-hidden") == "true"
+
+
+def _close(details: Tag) -> Tag:
+    """Move a closed <details>' content (all but its <summary>) out of the page."""
+    summary = details.find("summary", recursive=False)
+    content = Tag(name="div")
+    for child in list(details.children):
+        if child is not summary:
+            content.append(child.extract())
+    return content
+
+
+def _lift(element: Tag, labels: _Labels) -> str:
     """Remove a hidden subtree from the page; its markdown when it is worth keeping.
 
     A closed <details> keeps its <summary> on the page (that part is visible) and gives up
     the rest. Hidden menus (inside nav/header/footer, or mostly links) are dropped.
     """
-    wanted = keep_hidden and not _in_chrome(element)
-    label = _label(soup, element)
+    wanted = not _in_chrome(element)
     if element.name == "details":
         summary = element.find("summary", recursive=False)
-        label = collapse(summary.get_text(" ")) if isinstance(summary, Tag) else label
-        content = soup.new_tag("div")
-        for child in list(element.children):
-            if child is not summary:
-                content.append(child.extract())
+        label = collapse(summary.get_text(" ")) if isinstance(summary, Tag) else ""
+        content = _close(element)
     else:
+        label = labels.of(element) if wanted else ""
         content = element.extract()
     if not wanted or _mostly_links(content):
         return ""
@@ -154,20 +170,45 @@ def _mostly_links(element: Tag) -> bool:
     return linked >= _MAX_LINK_SHARE * text
 
 
-def _label(soup: BeautifulSoup, element: Tag) -> str:
-    """A hidden panel's name: aria-labelledby, aria-label, or the tab that controls it."""
-    labelled_by = str(element.get("aria-labelledby", "")).split()
-    names = [soup.find(id=ident) for ident in labelled_by]
-    text = " ".join(collapse(name.get_text(" ")) for name in names if isinstance(name, Tag))
-    if text:
-        return text
-    if element.get("aria-label"):
-        return collapse(str(element["aria-label"]))
-    ident = element.get("id")
-    if ident:
-        control = soup.find(attrs={"aria-controls": ident}) or soup.find(
-            "a", attrs={"href": f"#{ident}"}
-        )
-        if isinstance(control, Tag):
-            return collapse(control.get_text(" "))
-    return ""
+class _Labels:
+    """Names of hidden panels: aria-labelledby, aria-label, or the tab that controls them.
+
+    The id and aria-controls indexes are built once, on first use, so a page with many
+    hidden panels is not scanned once per panel.
+    """
+
+    def __init__(self, soup: BeautifulSoup) -> None:
+        self._soup = soup
+        self._by_id: dict[str, Tag] | None = None
+        self._controls: dict[str, Tag] | None = None
+
+    def of(self, element: Tag) -> str:
+        by_id, controls = self._indexes()
+        names = [by_id.get(ident) for ident in str(element.get("aria-labelledby", "")).split()]
+        text = " ".join(collapse(name.get_text(" ")) for name in names if name is not None)
+        if text:
+            return text
+        if element.get("aria-label"):
+            return collapse(str(element["aria-label"]))
+        control = controls.get(str(element.get("id", "")))
+        return collapse(control.get_text(" ")) if control is not None else ""
+
+    def _indexes(self) -> tuple[dict[str, Tag], dict[str, Tag]]:
+        if self._by_id is None or self._controls is None:
+            self._by_id, self._controls = {}, {}
+            for tag in self._soup.find_all(_names_or_controls):
+                if tag.get("id"):
+                    self._by_id.setdefault(str(tag["id"]), tag)
+                target = str(tag.get("aria-controls", "")) or _fragment(tag)
+                if target:
+                    self._controls.setdefault(target, tag)
+        return self._by_id, self._controls
+
+
+def _names_or_controls(tag: Tag) -> bool:
+    return tag.has_attr("id") or tag.has_attr("aria-controls") or _fragment(tag) != ""
+
+
+def _fragment(tag: Tag) -> str:
+    href = str(tag.get("href", "")) if tag.name == "a" else ""
+    return href[1:] if href.startswith("#") and len(href) > 1 else ""

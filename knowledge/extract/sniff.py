@@ -68,7 +68,7 @@ def sniff_media_type(
 ) -> str:
     """The canonical media type of ``data``, or UnsupportedMediaType naming what it is."""
     declared_type = _normalise_declared(declared)
-    from_bytes = _from_magic(data)
+    from_bytes = _from_magic(data, docx_hinted=DOCX in (declared_type, _from_filename(filename)))
     if from_bytes is not None:
         return from_bytes
     if declared_type not in _GENERIC:
@@ -95,24 +95,30 @@ def _normalise_declared(declared: str | None) -> str:
     return _ALIASES.get(media_type, media_type)
 
 
-def _from_magic(data: bytes) -> str | None:
+def _from_magic(data: bytes, *, docx_hinted: bool) -> str | None:
     head = data[:16]
     if data[:1024].lstrip().startswith(b"%PDF-"):
         return PDF
     if head.startswith(b"PK\x03\x04"):
-        return _zip_type(data)
+        return _zip_type(data, docx_hinted=docx_hinted)
     for magic, media_type in _BINARY_MAGIC:
         if head.startswith(magic):
             raise UnsupportedMediaType(media_type)
     return None
 
 
-def _zip_type(data: bytes) -> str:
-    """A .docx is a zip holding word/document.xml; any other zip is refused."""
+def _zip_type(data: bytes, *, docx_hinted: bool) -> str:
+    """A .docx is a zip holding word/document.xml; any other zip is refused.
+
+    A damaged zip said to be a .docx stays a .docx, so reading it fails as a damaged
+    document (422) rather than as an unsupported type (415).
+    """
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
     except zipfile.BadZipFile:
+        if docx_hinted:
+            return DOCX
         raise UnsupportedMediaType("application/zip") from None
     if "word/document.xml" in names:
         return DOCX

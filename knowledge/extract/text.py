@@ -18,6 +18,7 @@ _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 _DETECTION_SAMPLE = 1_000_000
+_WEB_LATIN = "cp1252"
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _TRAILING_SPACE = re.compile(r"[ \t]+\n")
 
@@ -36,10 +37,24 @@ def decode_text(data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    best = from_bytes(data[:_DETECTION_SAMPLE]).best()
-    if best is None or best.encoding is None:
+    return data.decode(_detect(data[:_DETECTION_SAMPLE]), errors="replace")
+
+
+def _detect(sample: bytes) -> str:
+    """charset_normalizer's best guess; windows-1252 when it ties with the best.
+
+    Short Western-European texts fit cp1250, cp1252, cp1257… equally well; windows-1252 is
+    what the web means by latin-1 (WHATWG), so it wins ties.
+    """
+    matches = from_bytes(sample)
+    best = matches.best()
+    if best is None:
         raise ExtractionFailed("the text's character encoding could not be recognised")
-    return data.decode(best.encoding, errors="replace")
+    for match in matches:
+        same_fit = (match.chaos, match.coherence) == (best.chaos, best.coherence)
+        if same_fit and match.encoding == _WEB_LATIN:
+            return _WEB_LATIN
+    return best.encoding
 
 
 def normalise_markdown(text: str) -> str:

@@ -35,7 +35,7 @@ from storage.models import (
 R = TypeVar("R", bound=Record)
 
 #: Fields the store adds to documents; never part of a record.
-INTERNAL_FIELDS = ("seq", "score", "heading_text")
+INTERNAL_FIELDS = ("seq", "score", "heading_text", "domain_keys")
 
 _seq_lock = threading.Lock()
 _seq_last = 0

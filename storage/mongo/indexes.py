@@ -54,7 +54,7 @@ INDEXES: dict[str, list[IndexModel]] = {
     "knowledge_documents": [
         _index("tenant_identity_unique", "tenant_id", "source", "phase", "trigger_action", unique=True),
         _index("tenant_created", "tenant_id", "created_at", "seq"),
-        _index("tenant_domains", "tenant_id", "domains"),
+        _index("tenant_domains", "tenant_id", "domain_keys"),
     ],
     "knowledge_chunks": [
         # Text index with a tenant_id prefix: every $text query must (and does) match a tenant.

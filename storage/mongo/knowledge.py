@@ -35,8 +35,17 @@ def domain_clause(domains: Sequence[str] | None) -> dict[str, Any]:
     """The domain rule: any of ``domains`` or tenant-wide (no domain); all when None."""
     if domains is None:
         return {}
-    wanted = sorted({*domains, *(norm_domain(d) for d in domains)})
-    return {"$or": [{"domains": {"$in": wanted}}, {"domains": {"$size": 0}}]}
+    wanted = sorted({norm_domain(d) for d in domains})
+    return {"$or": [{"domain_keys": {"$in": wanted}}, {"domain_keys": {"$size": 0}}]}
+
+
+def domain_keys(domains: Sequence[str]) -> list[str]:
+    """Normalised domains, stored beside ``domains`` for matching (``domains`` stays as given)."""
+    return sorted({norm_domain(d) for d in domains})
+
+
+#: Derived fields a search result does not carry.
+_HIDE = {"heading_text": 0, "domain_keys": 0}
 
 
 @translated
@@ -53,7 +62,9 @@ class MongoKnowledge:
         self, document: KnowledgeDocument, chunks: Sequence[KnowledgeChunk]
     ) -> None:
         check_chunks(document, chunks)
-        chunk_docs = [{**CHUNKS.to_doc(c), "heading_text": heading_text(c)} for c in chunks]
+        chunk_docs = [
+            {**CHUNKS.to_doc(c), "heading_text": heading_text(c), "domain_keys": domain_keys(c.domains)} for c in chunks
+        ]
         tenant_id = document.tenant_id
         identity = {"source": document.source, "phase": document.phase, "trigger_action": document.trigger_action}
 
@@ -66,7 +77,8 @@ class MongoKnowledge:
             if old_ids:
                 await documents.delete_many({"tenant_id": tenant_id, "_id": {"$in": old_ids}}, session=session)
                 await self._drop_chunks(tenant_id, old_ids, session)
-            await documents.insert_one(DOCUMENTS.to_doc(document), session=session)
+            doc = {**DOCUMENTS.to_doc(document), "domain_keys": domain_keys(document.domains)}
+            await documents.insert_one(doc, session=session)
             if chunk_docs:
                 await self._db[CHUNKS.name].insert_many(chunk_docs, session=session)
             await self._bump(tenant_id, session)
@@ -96,7 +108,7 @@ class MongoKnowledge:
         documents = self._db[DOCUMENTS.name]
         query: dict[str, Any] = {"tenant_id": tenant_id}
         if domain is not None:
-            query["domains"] = {"$in": sorted({domain, norm_domain(domain)})}
+            query["domain_keys"] = norm_domain(domain)
         if after is not None:  # keyset: strictly after the anchor in (created_at, seq) order
             anchor = await documents.find_one({"_id": after, "tenant_id": tenant_id}, {"created_at": 1, "seq": 1})
             if anchor is None:
@@ -128,7 +140,7 @@ class MongoKnowledge:
         if phase is not None:
             query["phase"] = phase
         order = [("phase", 1), ("trigger_action", 1), ("ordinal", 1), ("seq", 1)]
-        docs = await self._db[CHUNKS.name].find(query, {"heading_text": 0}).sort(order).to_list()
+        docs = await self._db[CHUNKS.name].find(query).sort(order).to_list()
         return CHUNKS.from_docs(docs)
 
     async def supersede(self, tenant_id: str, pairs: Mapping[str, str]) -> int:
@@ -169,7 +181,7 @@ class MongoKnowledge:
             {"$addFields": {"score": {"$meta": "textScore"}}},
             {"$sort": {"score": -1, "seq": 1}},
             {"$limit": limit},
-            {"$project": {"heading_text": 0}},
+            {"$project": _HIDE},
         ]
         cursor = await self._db[CHUNKS.name].aggregate(pipeline)
         docs = await cursor.to_list()
@@ -181,7 +193,7 @@ class MongoKnowledge:
             return
         ids = sorted({v.chunk_id for v in vectors})
         found = await self._db[CHUNKS.name].find(
-            {"tenant_id": tenant_id, "_id": {"$in": ids}}, {"document_id": 1, "domains": 1, "superseded_by": 1}
+            {"tenant_id": tenant_id, "_id": {"$in": ids}}, {"document_id": 1, "domain_keys": 1, "superseded_by": 1}
         ).to_list()
         chunks = {d["_id"]: d for d in found}
         missing = [i for i in ids if i not in chunks]
@@ -193,7 +205,7 @@ class MongoKnowledge:
                 "tenant_id": tenant_id,
                 "chunk_id": v.chunk_id,
                 "document_id": chunks[v.chunk_id]["document_id"],
-                "domains": chunks[v.chunk_id]["domains"],
+                "domains": chunks[v.chunk_id]["domain_keys"],
                 "superseded": chunks[v.chunk_id].get("superseded_by") is not None,
                 "model": v.model,
                 "dimension": v.dimension,
@@ -227,8 +239,7 @@ class MongoKnowledge:
         if not best:
             return []
         found = await self._db[CHUNKS.name].find(
-            {"tenant_id": tenant_id, "_id": {"$in": [key for key, _ in best]}, "superseded_by": None},
-            {"heading_text": 0},
+            {"tenant_id": tenant_id, "_id": {"$in": [key for key, _ in best]}, "superseded_by": None}
         ).to_list()
         chunks = {d["_id"]: CHUNKS.from_doc(d) for d in found}
         return [ChunkHit(chunk=chunks[key], score=score) for key, score in best if key in chunks]

@@ -297,3 +297,22 @@ async def test_chunks_must_belong_to_the_document(store: Store) -> None:
     with pytest.raises(ValueError):
         await store.knowledge.upsert_document(doc, stray)
     assert await store.knowledge.find_document(TENANT_A, doc.source) is None
+
+
+async def test_vector_search_of_a_chunk_in_several_domains(store: Store) -> None:
+    both = document("https://two.example/a", domains=["two.example", "Shop.Example"])
+    one = document("https://one.example/a", domains=["one.example"])
+    [b] = await put(store, both, "twofold")
+    [o] = await put(store, one, "one")
+    await store.knowledge.put_vectors(TENANT_A, [vector(b, [1.0, 0.0]), vector(o, [0.9, 0.1])])
+
+    async def ids(domains: list[str] | None) -> list[str]:
+        hits = await store.knowledge.vector_search(TENANT_A, model="m1", dimension=2, query=[1.0, 0.0], domains=domains)
+        return [h.chunk.id for h in hits]
+
+    assert await ids(["shop.example"]) == [b.id]
+    assert await ids(["two.example", "shop.example", "one.example"]) == [b.id, o.id]  # once, not per domain
+    assert await ids(["one.example"]) == [o.id]
+    assert await _texts(store, "twofold", ["shop.example"]) == ["twofold"]
+    assert await _texts(store, "twofold", ["SHOP.example."]) == ["twofold"]
+    assert [d.id for d in await store.knowledge.list_documents(TENANT_A, domain="shop.example")] == [both.id]

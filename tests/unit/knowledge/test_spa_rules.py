@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from knowledge.spa import (
+    containment,
     NewChunk,
     StoredChunk,
     jaccard,
@@ -39,6 +40,8 @@ def test_shingles_and_jaccard() -> None:
     assert shingles("") == frozenset()
     assert jaccard(shingles("one two three four"), shingles("one two three four")) == 1.0
     assert jaccard(shingles("one two three"), shingles("four five six")) == 0.0
+    assert containment(shingles("a b c"), shingles("a b c d")) == 1.0
+    assert containment(frozenset(), shingles("a b c")) == 0.0
 
 
 def test_exact_duplicate_is_dropped_and_confirms_phase1() -> None:
@@ -69,6 +72,14 @@ def test_same_heading_path_supersedes_even_when_text_differs() -> None:
         [old("p1", "Your request is waiting for review.", ("Request",))],
         [new("Approved by the manager on Tuesday.", ("Request",))],
     )
+    assert plan.supersede == {"p1": 0}
+
+
+def test_short_page_with_one_changed_line_is_superseded_by_containment() -> None:
+    before = "Tracking PX1\nLabel created\nPicked up in Porto\nOut for delivery\nSender: Ines Duarte"
+    after = before.replace("Out for delivery", "Delivered to reception, signed by Felix Brandt")
+    assert jaccard(shingles(before), shingles(after)) < 0.5
+    plan = plan_phase2([old("p1", before)], [new(after)])
     assert plan.supersede == {"p1": 0}
 
 
