@@ -140,7 +140,7 @@ def _outermost_hidden(body: Tag, page_text: int) -> list[Tag]:
 def _is_hidden(element: Tag) -> bool:
     if element.name in _NEVER_HIDDEN:
         return False
-    if element.name == "details":
+    if element.name in ("details", "dialog"):
         return not element.has_attr("open")
     if element.has_attr("hidden"):
         return True

@@ -158,3 +158,18 @@ def test_markup_nested_deeper_than_the_recursion_limit_is_still_read() -> None:
     deep = "<div>" * 5000 + "<p>Deeply nested opening hours: 9 to 5.</p>" + "</div>" * 5000
     extracted = extract(f"<html><body>{deep}</body></html>".encode())
     assert "Deeply nested opening hours: 9 to 5." in extracted.markdown
+
+
+def test_closed_dialogs_and_hidden_link_lists() -> None:
+    html = (
+        "<html><body><main><h1>Returns</h1>"
+        + "<p>You can return any item within thirty days of delivery for a full refund.</p>" * 3
+        + "<dialog><p>Return labels are printed from the orders page.</p></dialog>"
+        + "<dialog open><p>Open dialog text is visible.</p></dialog>"
+        + "<div hidden><a href='/a'>Shoes</a> <a href='/b'>Bags</a> <a href='/c'>Hats</a></div>"
+        + "</main></body></html>"
+    )
+    extracted = extract(html.encode())
+    assert hidden(extracted) == ["Return labels are printed from the orders page."]
+    assert "Open dialog text is visible." in visible(extracted)
+    assert "Shoes" not in extracted.markdown
