@@ -132,8 +132,9 @@ async def test_cancellation_stops_the_crawl_quickly(fetcher: SafeFetcher) -> Non
         progress = await crawl(spec(site, min_delay_s=0.1, max_connections_per_host=1), fetcher,
                                on_page=recorder.on_page, cancelled=cancelled)
     assert progress.stopped == "cancelled"
-    assert 3 <= progress.pages_done <= 4
-    assert len([p for p in site.paths() if p.startswith("/p")]) <= 4
+    # cancelled() is asked at most every 0.25 s, so a page or two more may start
+    assert 3 <= progress.pages_done <= 6
+    assert len([p for p in site.paths() if p.startswith("/p")]) <= 6
     assert time.monotonic() - started < 3
 
 
