@@ -52,7 +52,9 @@ async def test_the_delay_between_request_starts_is_respected(fetcher: SafeFetche
     with Site(fan_out(5)) as site:
         await crawl(spec(site, min_delay_s=0.2, max_connections_per_host=4), fetcher, on_page=Recorder().on_page)
     assert len(site.hits) == 7  # robots.txt + 6 pages
-    assert min(start_gaps(site)) >= 0.15  # 0.2 s asked; server-side timestamps jitter a little
+    gaps = start_gaps(site)  # 0.2 s asked; server-side timestamps jitter by tens of ms
+    assert min(gaps) >= 0.1
+    assert sum(gaps) >= 0.2 * len(gaps) * 0.9
 
 
 async def test_crawl_delay_from_robots_txt_raises_the_delay(fetcher: SafeFetcher) -> None:
@@ -60,7 +62,9 @@ async def test_crawl_delay_from_robots_txt_raises_the_delay(fetcher: SafeFetcher
     with Site(pages) as site:
         await crawl(spec(site, min_delay_s=0.01), fetcher, on_page=Recorder().on_page)
     page_starts = sorted(hit.started for hit in site.hits if hit.path != "/robots.txt")
-    assert min(b - a for a, b in zip(page_starts, page_starts[1:])) >= 0.25
+    gaps = [b - a for a, b in zip(page_starts, page_starts[1:])]
+    assert min(gaps) >= 0.2
+    assert sum(gaps) >= 0.3 * len(gaps) * 0.9
 
 
 async def test_429_with_retry_after_is_retried_after_the_wait(fetcher: SafeFetcher) -> None:
