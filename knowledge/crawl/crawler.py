@@ -37,7 +37,8 @@ from knowledge.urls import canonical_url, registrable_domain
 
 log = structlog.get_logger(__name__)
 
-POLL_S: Final = 0.5
+POLL_S: Final = 0.5  # how often a running level checks for a stop
+CANCEL_POLL_S: Final = 0.25  # cancelled() is asked at most this often
 MAX_RETRIES: Final = 2  # after a 429/503; then the URL is given up and recorded
 MAX_BACKOFF_S: Final = 60.0
 _RETRY_STATUSES: Final = frozenset({429, 503})
@@ -84,12 +85,15 @@ class _Crawl:
         self.previous = previous
         self.cancelled = cancelled
         self.progress = CrawlProgress()
-        self.gate = HostGate(min_delay_s=spec.min_delay_s, max_connections=spec.max_connections_per_host)
+        self.gate = HostGate(
+            min_delay_s=spec.min_delay_s, max_connections=spec.max_connections_per_host
+        )
         self.robots = RobotsCache(fetcher, self.gate)
         self.seen: set[str] = set()
         self.deadline = asyncio.get_running_loop().time() + spec.time_budget_s
         self.domains = tuple(domain.strip().lower().rstrip(".") for domain in spec.allowed_domains)
         self.site: str | None = None
+        self.last_poll = float("-inf")
 
     async def run(self) -> None:
         start = canonical_url(self.spec.url)
@@ -105,9 +109,10 @@ class _Crawl:
         if self.spec.strategy == "sitemap":
             first = await self.sitemap_pages(start) or first
         level = await self.admit(first, depth=0)
-        for depth in range(self.spec.max_depth + 1):
+        last_depth = max(self.spec.max_depth, 0) if self.spec.strategy == "spider" else 0
+        for depth in range(last_depth + 1):
             links = await self.run_level(level, depth)
-            if self.spec.strategy != "spider" or depth == self.spec.max_depth or self.progress.stopped:
+            if depth == last_depth or self.progress.stopped:
                 return
             level = await self.admit(links, depth=depth + 1)
 
@@ -121,7 +126,8 @@ class _Crawl:
 
     async def sitemap_pages(self, start: str) -> list[str]:
         rules = await self.robots.rules_for(start)
-        roots = [url for url in (canonical_url(s) for s in rules.sitemaps) if url and self.in_scope(url)]
+        listed = (canonical_url(sitemap) for sitemap in rules.sitemaps)
+        roots = [url for url in listed if url and self.in_scope(url)]
         roots = roots or [f"{origin_and_host(start)[0]}/sitemap.xml"]
 
         def wanted(loc: str) -> str | None:
@@ -164,9 +170,10 @@ class _Crawl:
             if url is None or url in self.seen or not self.in_scope(url):
                 continue
             self.seen.add(url)
-            if not await self.robots.allowed(url):
+            rules = await self.robots.rules_for(url)
+            if not rules.allowed(url):
                 if depth == 0:
-                    self.progress.record_error(url, "disallowed by robots.txt")
+                    self.progress.record_error(url, rules.reason or "disallowed by robots.txt")
                 continue
             admitted.append(url)
             self.progress.pages_total += 1
@@ -179,7 +186,9 @@ class _Crawl:
         pending: set[asyncio.Task[tuple[str, ...]]] = set(tasks)
         try:
             while pending:
-                done, pending = await asyncio.wait(pending, timeout=POLL_S, return_when=asyncio.FIRST_EXCEPTION)
+                done, pending = await asyncio.wait(
+                    pending, timeout=POLL_S, return_when=asyncio.FIRST_EXCEPTION
+                )
                 for task in done:
                     task.result()  # an on_page failure ends the crawl here
                 if pending and await self.should_stop():
@@ -195,13 +204,19 @@ class _Crawl:
         return links
 
     async def should_stop(self) -> bool:
-        if self.progress.stopped is None:
-            if self.cancelled is not None and await self.cancelled():
+        """Cancelled (asked at most every ``CANCEL_POLL_S``: it may be a database read),
+        out of time, or out of bytes?"""
+        if self.progress.stopped is not None:
+            return True
+        now = asyncio.get_running_loop().time()
+        if now >= self.deadline:
+            self.progress.stopped = "time budget exhausted"
+        elif self.progress.bytes >= self.spec.max_total_bytes:
+            self.progress.stopped = "byte budget exhausted"
+        elif self.cancelled is not None and now - self.last_poll >= CANCEL_POLL_S:
+            self.last_poll = now
+            if await self.cancelled():
                 self.progress.stopped = "cancelled"
-            elif asyncio.get_running_loop().time() >= self.deadline:
-                self.progress.stopped = "time budget exhausted"
-            elif self.progress.bytes >= self.spec.max_total_bytes:
-                self.progress.stopped = "byte budget exhausted"
         return self.progress.stopped is not None
 
     async def visit(self, url: str, depth: int) -> tuple[str, ...]:
@@ -224,7 +239,9 @@ class _Crawl:
             await self.on_progress(self.progress.snapshot())
         return () if isinstance(page, str) or self.spec.strategy != "spider" else page.links
 
-    def page(self, url: str, depth: int, result: FetchResult, before: Previous | None) -> CrawledPage | str:
+    def page(
+        self, url: str, depth: int, result: FetchResult, before: Previous | None
+    ) -> CrawledPage | str:
         """The page to hand over, or why there is none."""
         final = canonical_url(result.url) or url
         if final != url:
@@ -256,13 +273,18 @@ class _Crawl:
                 async with self.gate.slot(host):
                     if await self.should_stop():
                         return None
-                    return await self.fetcher.fetch(url, etag=etag, last_modified=last_modified, max_bytes=max_bytes)
+                    return await self.fetcher.fetch(
+                        url, etag=etag, last_modified=last_modified, max_bytes=max_bytes
+                    )
             except FetchRefused as refused:
                 return str(refused)
             except FetchFailed as failed:
                 if failed.status not in _RETRY_STATUSES or attempt == MAX_RETRIES:
                     return str(failed) if attempt == 0 else f"{failed} (after {attempt} retries)"
-                wait = failed.retry_after if failed.retry_after is not None else self.gate.delay(host) * 2 ** (attempt + 1)
-                log.info("knowledge.crawl.backoff", url=url, status=failed.status, wait_s=min(wait, MAX_BACKOFF_S))
-                self.gate.defer(host, min(wait, MAX_BACKOFF_S))
+                wait = failed.retry_after
+                if wait is None:  # no Retry-After: exponential, from at least a second
+                    wait = max(1.0, self.gate.delay(host)) * 2 ** (attempt + 1)
+                wait = min(wait, MAX_BACKOFF_S)
+                log.info("knowledge.crawl.backoff", url=url, status=failed.status, wait_s=wait)
+                self.gate.defer(host, wait)
         raise AssertionError("unreachable: the last attempt returns")

@@ -30,6 +30,7 @@ ROBOTS_MAX_BYTES: Final = 500 * 1024  # Google reads the first 500 KiB
 class RobotsRules:
     parser: Protego | None  # None: the verdict below applies to every URL
     allow_all: bool = True
+    reason: str | None = None  # why everything is disallowed, when it is not robots.txt itself
 
     def allowed(self, url: str) -> bool:
         if self.parser is None:
@@ -49,7 +50,6 @@ class RobotsRules:
 
 
 ALLOW_ALL: Final = RobotsRules(None, allow_all=True)
-DISALLOW_ALL: Final = RobotsRules(None, allow_all=False)
 
 
 def origin_and_host(url: str) -> tuple[str, str]:
@@ -89,12 +89,12 @@ class RobotsCache:
         try:
             async with self._gate.slot(host):
                 result = await self._fetcher.fetch(robots_url, max_bytes=ROBOTS_MAX_BYTES)
-        except FetchRefused:
-            log.debug("knowledge.robots.refused", url=robots_url)
-            return DISALLOW_ALL
+        except FetchRefused as refused:
+            # The site's own address is not allowed: say so as the page fetch would.
+            return RobotsRules(None, allow_all=False, reason=str(refused))
         except FetchFailed as error:
             if error.status is not None and 400 <= error.status < 500 and error.status != 429:
                 return ALLOW_ALL
-            log.info("knowledge.robots.unavailable", url=robots_url, status=error.status, error=str(error))
-            return DISALLOW_ALL
+            log.info("knowledge.robots.unavailable", url=robots_url, error=str(error))
+            return RobotsRules(None, allow_all=False, reason=f"robots.txt unavailable ({error})")
         return RobotsRules(Protego.parse(result.body.decode("utf-8", errors="replace")))

@@ -88,12 +88,13 @@ class Site(LoopbackServer):
         return f"{scheme}://{host}:{self.port}{path}"
 
     def paths(self) -> list[str]:
+        """Requested paths in the order the requests arrived."""
         with self._lock:
-            return [hit.path for hit in self.hits]
+            return [hit.path for hit in sorted(self.hits, key=lambda hit: hit.started)]
 
     def hits_for(self, path: str) -> list[Hit]:
         with self._lock:
-            return [hit for hit in self.hits if hit.path == path]
+            return sorted((hit for hit in self.hits if hit.path == path), key=lambda hit: hit.started)
 
     def _respond(self, path: str, headers: Mapping[str, str]) -> Page:
         with self._lock:

@@ -52,7 +52,7 @@ async def test_unavailable_robots_txt_allows_on_4xx_and_disallows_on_5xx(
         progress = await crawl(spec(site), fetcher, on_page=Recorder().on_page)
     assert page_paths(site) == fetched
     if not fetched:
-        assert progress.errors == [{"url": site.url("/"), "error": "disallowed by robots.txt"}]
+        assert progress.errors == [{"url": site.url("/"), "error": f"robots.txt unavailable (HTTP {status})"}]
 
 
 async def test_depth_is_cut_exactly_at_max_depth(fetcher: SafeFetcher) -> None:
@@ -152,6 +152,18 @@ async def test_redirect_to_an_already_crawled_page_is_not_handed_over_twice(fetc
         recorder = Recorder()
         await crawl(spec(site), fetcher, on_page=recorder.on_page)
     assert recorder.urls.count(site.url("/new")) == 1
+
+
+async def test_without_the_allow_list_a_local_site_is_not_crawled_at_all() -> None:
+    strict = SafeFetcher(FetchPolicy(timeout_s=5))
+    with Site({"/": links("/a"), "/a": html("a")}) as site:
+        try:
+            progress = await crawl(spec(site), strict, on_page=Recorder().on_page)
+        finally:
+            await strict.aclose()
+    assert site.paths() == []
+    assert progress.errors == [{"url": site.url("/"), "error": "URL not allowed"}]
+    assert progress.pages_total == progress.pages_done == 0
 
 
 async def test_start_url_outside_the_allowed_domains_fetches_nothing(fetcher: SafeFetcher) -> None:
