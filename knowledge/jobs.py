@@ -129,13 +129,13 @@ class CrawlJobs:
         finally:
             await fetcher.aclose()
         await run.flush(progress)
-        if run.was_cancelled:
+        if progress.stopped == "cancelled" or run.was_cancelled:
             await self._finish(job, "cancelled", None)
-        elif progress.pages_done == 0 and progress.pages_failed > 0:
+        elif progress.pages_done == 0 and (progress.pages_failed or progress.errors):
             first = progress.errors[0]["error"] if progress.errors else "no page could be fetched"
             await self._finish(job, "failed", first)
-        else:
-            await self._finish(job, "done", None)
+        else:  # a budget that ran out ends the job done, with why it stopped early
+            await self._finish(job, "done", f"stopped early: {progress.stopped}" if progress.stopped else None)
 
     async def _cancel_requested(self, job: CrawlJob) -> bool:
         current = await self._store.crawl_jobs.get(job.tenant_id, job.id)

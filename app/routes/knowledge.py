@@ -177,7 +177,9 @@ async def index_link(body: IndexLinkIn, ctx: Context, kb: KnowledgeDep) -> Crawl
 
 
 @router.get("/jobs", response_model=list[CrawlJobOut], responses=error_responses(*AUTHENTICATED), summary="The tenant's newest crawl jobs")
-async def list_jobs(ctx: Context, kb: KnowledgeDep, limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[CrawlJobOut]:
+async def list_jobs(
+    ctx: Context, kb: KnowledgeDep, limit: Annotated[int, Query(ge=1, le=100, description="Most jobs answered")] = 20
+) -> list[CrawlJobOut]:
     return [CrawlJobOut.of(j) for j in await kb.store.crawl_jobs.list(ctx.tenant_id, limit=limit)]
 
 
@@ -247,7 +249,7 @@ async def list_documents(
     ctx: Context,
     kb: KnowledgeDep,
     domain: Annotated[str | None, Query(max_length=253, description="Only documents of this site")] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    limit: Annotated[int, Query(ge=1, le=100, description="Documents per page")] = 50,
     cursor: Annotated[str | None, Query(max_length=64, description="`nextCursor` of the previous page")] = None,
 ) -> DocumentListOut:
     documents = await kb.store.knowledge.list_documents(ctx.tenant_id, domain=domain, limit=limit + 1, after=cursor)

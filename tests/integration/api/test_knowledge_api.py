@@ -17,10 +17,14 @@ GUIDE = """# Acme Clinic help
 ## Billing
 
 Refunds for a cancelled appointment are paid back within 7 business days to the card used.
+A refund can only go back to the card that paid; clinics cannot refund in cash or by bank
+transfer. Invoices list every payment with its date, the amount and the last four digits.
 
 ## Scheduling
 
 A follow-up visit can be booked from the Patients page with the "New visit" button.
+Visits can be moved up to 24 hours before they start; later changes need a call to the
+front desk. Each visit type has its own length, shown beside its name in the booking form.
 """
 
 
@@ -89,10 +93,11 @@ async def test_delete_removes_the_document_and_its_chunks(api: Api) -> None:
 
 def _docx(paragraphs: list[tuple[str, str]]) -> bytes:
     """A minimal valid .docx: (style, text) paragraphs, style "Heading1" or ""."""
-    body = "".join(
-        f'<w:p>{f"<w:pPr><w:pStyle w:val=\"{style}\"/></w:pPr>" if style else ""}<w:r><w:t>{text}</w:t></w:r></w:p>'
-        for style, text in paragraphs
-    )
+    def paragraph(style: str, text: str) -> str:
+        props = f'<w:pPr><w:pStyle w:val="{style}"/></w:pPr>' if style else ""
+        return f"<w:p>{props}<w:r><w:t>{text}</w:t></w:r></w:p>"
+
+    body = "".join(paragraph(style, text) for style, text in paragraphs)
     ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
     files = {
         "[Content_Types].xml": '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'

@@ -61,10 +61,11 @@ async def test_a_private_address_is_refused_unless_allowed(make_api: ApiFactory)
 
 async def test_a_crawl_is_cancelled_and_keeps_what_it_ingested(make_api: ApiFactory) -> None:
     api = await crawl_api(make_api, knowledge_allow_private_hosts=["127.0.0.1"])
-    pages = {f"/p{i}": html(f"<h1>Page {i}</h1><p>Topic number {i} explained.</p><a href='/p{i + 1}'>next</a>") for i in range(40)}
-    with Site({"/robots.txt": Page("", status=404), **pages}, delay_s=0.05) as site:
+    index = html("".join(f"<a href='/p{i}'>page {i}</a>" for i in range(1, 40)))
+    pages = {f"/p{i}": html(f"<h1>Page {i}</h1><p>Topic number {i} explained.</p>") for i in range(1, 40)}
+    with Site({"/robots.txt": Page("", status=404), "/p0": index, **pages}, delay_s=0.2) as site:
         started = await api.client.post(
-            "/api/knowledge/index-link", json={"url": site.base_url + "/p0", "strategy": "spider", "maxPages": 40, "maxDepth": 10}, headers=api.headers()
+            "/api/knowledge/index-link", json={"url": site.base_url + "/p0", "strategy": "spider", "maxPages": 40, "maxDepth": 1}, headers=api.headers()
         )
         job_id = started.json()["jobId"]
         await wait_for(api, job_id, until=("running",))
