@@ -131,6 +131,9 @@ class SafeFetcher:
         except _Refusal as refusal:
             log.debug("knowledge.fetch.refused", url=url, reason=str(refusal))
             raise FetchRefused() from None
+        except httpx.InvalidURL as error:  # ada accepted it, httpx does not: not fetchable
+            log.debug("knowledge.fetch.refused", url=url, reason=f"httpx: {error}")
+            raise FetchRefused() from None
         except httpx.HTTPError as error:
             raise FetchFailed(f"network error: {type(error).__name__}") from None
 
@@ -185,7 +188,8 @@ class SafeFetcher:
             **conditional,
         }
         extensions = {"sni_hostname": target.bare_host} if target.scheme == "https" else {}
-        url = httpx.URL(target.href).copy_with(host=str(ip))
+        # Credentials written in a URL are never sent (httpx would turn them into Basic auth).
+        url = httpx.URL(target.href).copy_with(host=str(ip), userinfo=b"")
         return self._client.build_request("GET", url, headers=headers, extensions=extensions)
 
     async def _result(self, target: _Target, response: httpx.Response, cap: int) -> FetchResult:
