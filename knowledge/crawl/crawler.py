@@ -226,7 +226,7 @@ class _Crawl:
         result = await self.fetch(url, before)
         if result is None:
             return ()
-        page = await self.page(url, depth, result, before) if not isinstance(result, str) else result
+        page = result if isinstance(result, str) else await self.page(url, depth, result, before)
         if isinstance(page, str):
             self.progress.pages_failed += 1
             self.progress.record_error(url, page)

@@ -46,6 +46,7 @@ Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
 
 _REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+_NO_KEEPALIVE: Final = httpx.Limits(max_keepalive_connections=0)  # see the module docstring
 
 
 async def system_resolver(host: str, port: int) -> list[str]:
@@ -98,7 +99,7 @@ class SafeFetcher:
         self._resolver = resolver or system_resolver
         self._allowed = frozenset(name.strip("[]").lower() for name in policy.allow_private_hosts)
         self._client = httpx.AsyncClient(
-            transport=transport or httpx.AsyncHTTPTransport(limits=httpx.Limits(max_keepalive_connections=0)),
+            transport=transport or httpx.AsyncHTTPTransport(limits=_NO_KEEPALIVE),
             follow_redirects=False,
             trust_env=False,
             timeout=policy.timeout_s,
@@ -137,7 +138,9 @@ class SafeFetcher:
         except httpx.HTTPError as error:
             raise FetchFailed(f"network error: {type(error).__name__}") from None
 
-    async def _follow(self, url: str, etag: str | None, last_modified: str | None, cap: int) -> FetchResult:
+    async def _follow(
+        self, url: str, etag: str | None, last_modified: str | None, cap: int
+    ) -> FetchResult:
         target = _Target(url)
         conditional = {"If-None-Match": etag} if etag else {}
         if last_modified:
@@ -180,7 +183,9 @@ class SafeFetcher:
                 raise _Refusal(f"{host} resolves to {address}: {reason}")
         return addresses[0]
 
-    def _request(self, target: _Target, ip: IPAddress, conditional: dict[str, str]) -> httpx.Request:
+    def _request(
+        self, target: _Target, ip: IPAddress, conditional: dict[str, str]
+    ) -> httpx.Request:
         headers = {
             "Host": target.host_header,
             "User-Agent": self._policy.user_agent,
