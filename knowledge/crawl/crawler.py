@@ -64,7 +64,7 @@ async def crawl(
     try:
         await run.run()
     finally:
-        run.robots.close()
+        await run.robots.aclose()
     return run.progress
 
 
@@ -226,7 +226,7 @@ class _Crawl:
         result = await self.fetch(url, before)
         if result is None:
             return ()
-        page = self.page(url, depth, result, before) if not isinstance(result, str) else result
+        page = result if isinstance(result, str) else await self.page(url, depth, result, before)
         if isinstance(page, str):
             self.progress.pages_failed += 1
             self.progress.record_error(url, page)
@@ -239,7 +239,7 @@ class _Crawl:
             await self.on_progress(self.progress.snapshot())
         return () if isinstance(page, str) or self.spec.strategy != "spider" else page.links
 
-    def page(
+    async def page(
         self, url: str, depth: int, result: FetchResult, before: Previous | None
     ) -> CrawledPage | str:
         """The page to hand over, or why there is none."""
@@ -254,7 +254,9 @@ class _Crawl:
             return CrawledPage(final, depth, result, before.links if before else ())
         media = result.media_type
         if media in HTML_MEDIA_TYPES:
-            return CrawledPage(final, depth, result, page_links(result.body, final))
+            # Parsing a large page takes tens of ms: not on the event loop.
+            found = await asyncio.to_thread(page_links, result.body, final)
+            return CrawledPage(final, depth, result, found)
         if media is None or media in DOCUMENT_MEDIA_TYPES:
             return CrawledPage(final, depth, result, ())
         return f"unsupported media type {media}"

@@ -19,7 +19,8 @@ def page_links(html: bytes | str, page_url: str) -> tuple[str, ...]:
     tree = LexborHTMLParser(html)
     for meta in tree.css("meta[name]"):
         if (meta.attributes.get("name") or "").strip().lower() in ("robots", "stepwisebot"):
-            directives = {d.strip() for d in (meta.attributes.get("content") or "").lower().split(",")}
+            content = (meta.attributes.get("content") or "").lower()
+            directives = {directive.strip() for directive in content.split(",")}
             if directives & {"nofollow", "none"}:
                 return ()
     base = page_url

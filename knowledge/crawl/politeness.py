@@ -56,5 +56,6 @@ class HostGate:
     def _host(self, host: str) -> _Host:
         state = self._hosts.get(host)
         if state is None:
-            state = self._hosts[host] = _Host(asyncio.Semaphore(self._max_connections), self._min_delay)
+            state = _Host(asyncio.Semaphore(self._max_connections), self._min_delay)
+            self._hosts[host] = state
         return state

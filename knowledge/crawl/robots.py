@@ -76,9 +76,11 @@ class RobotsCache:
     async def allowed(self, url: str) -> bool:
         return (await self.rules_for(url)).allowed(url)
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
+        """Cancel robots.txt fetches still running (a stopped crawl) and wait for them."""
         for task in self._rules.values():
             task.cancel()
+        await asyncio.gather(*self._rules.values(), return_exceptions=True)
 
     async def _load(self, origin: str, host: str) -> RobotsRules:
         rules = await self._fetch_rules(f"{origin}/robots.txt", host)

@@ -40,7 +40,11 @@ def read_sitemap(data: bytes, max_bytes: int) -> tuple[Literal["index", "urlset"
         except zlib.error as error:
             raise SitemapError(f"bad gzip: {error}") from None
     parser = etree.XMLParser(
-        resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False, dtd_validation=False
+        resolve_entities=False,
+        no_network=True,
+        huge_tree=False,
+        load_dtd=False,
+        dtd_validation=False,
     )
     try:
         root = etree.fromstring(data, parser)

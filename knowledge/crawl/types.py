@@ -53,7 +53,8 @@ class CrawledPage:
     url: str  # canonical final URL
     depth: int
     fetch: FetchResult  # body is the page (not_modified → body b"")
-    links: tuple[str, ...]  # canonical absolute http(s) links the spider may follow (or Previous.links)
+    # canonical absolute http(s) links the spider may follow (or Previous.links on a 304)
+    links: tuple[str, ...]
 
 
 @dataclass

@@ -46,6 +46,7 @@ Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
 
 _REDIRECTS: Final = frozenset({301, 302, 303, 307, 308})
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+_NO_KEEPALIVE: Final = httpx.Limits(max_keepalive_connections=0)  # see the module docstring
 
 
 async def system_resolver(host: str, port: int) -> list[str]:
@@ -98,7 +99,7 @@ class SafeFetcher:
         self._resolver = resolver or system_resolver
         self._allowed = frozenset(name.strip("[]").lower() for name in policy.allow_private_hosts)
         self._client = httpx.AsyncClient(
-            transport=transport or httpx.AsyncHTTPTransport(limits=httpx.Limits(max_keepalive_connections=0)),
+            transport=transport or httpx.AsyncHTTPTransport(limits=_NO_KEEPALIVE),
             follow_redirects=False,
             trust_env=False,
             timeout=policy.timeout_s,
@@ -131,10 +132,15 @@ class SafeFetcher:
         except _Refusal as refusal:
             log.debug("knowledge.fetch.refused", url=url, reason=str(refusal))
             raise FetchRefused() from None
+        except httpx.InvalidURL as error:  # ada accepted it, httpx does not: not fetchable
+            log.debug("knowledge.fetch.refused", url=url, reason=f"httpx: {error}")
+            raise FetchRefused() from None
         except httpx.HTTPError as error:
             raise FetchFailed(f"network error: {type(error).__name__}") from None
 
-    async def _follow(self, url: str, etag: str | None, last_modified: str | None, cap: int) -> FetchResult:
+    async def _follow(
+        self, url: str, etag: str | None, last_modified: str | None, cap: int
+    ) -> FetchResult:
         target = _Target(url)
         conditional = {"If-None-Match": etag} if etag else {}
         if last_modified:
@@ -177,7 +183,9 @@ class SafeFetcher:
                 raise _Refusal(f"{host} resolves to {address}: {reason}")
         return addresses[0]
 
-    def _request(self, target: _Target, ip: IPAddress, conditional: dict[str, str]) -> httpx.Request:
+    def _request(
+        self, target: _Target, ip: IPAddress, conditional: dict[str, str]
+    ) -> httpx.Request:
         headers = {
             "Host": target.host_header,
             "User-Agent": self._policy.user_agent,
@@ -185,7 +193,8 @@ class SafeFetcher:
             **conditional,
         }
         extensions = {"sni_hostname": target.bare_host} if target.scheme == "https" else {}
-        url = httpx.URL(target.href).copy_with(host=str(ip))
+        # Credentials written in a URL are never sent (httpx would turn them into Basic auth).
+        url = httpx.URL(target.href).copy_with(host=str(ip), userinfo=b"")
         return self._client.build_request("GET", url, headers=headers, extensions=extensions)
 
     async def _result(self, target: _Target, response: httpx.Response, cap: int) -> FetchResult:

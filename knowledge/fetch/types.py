@@ -20,7 +20,9 @@ class FetchFailed(Exception):
     """The fetch was allowed but did not give a page: network error, timeout, HTTP error
     status, too many redirects or a body over the byte cap."""
 
-    def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None) -> None:
+    def __init__(
+        self, message: str, *, status: int | None = None, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.retry_after = retry_after
@@ -28,7 +30,8 @@ class FetchFailed(Exception):
 
 @dataclass(frozen=True)
 class FetchPolicy:
-    allow_private_hosts: frozenset[str] = frozenset()  # host names or IPs allowed although not global
+    # host names or IPs a fetch may reach although they are not global (tests, on-premise)
+    allow_private_hosts: frozenset[str] = frozenset()
     max_bytes: int = 10_000_000
     timeout_s: float = 15.0
     max_redirects: int = 5

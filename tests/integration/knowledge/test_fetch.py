@@ -218,3 +218,10 @@ async def test_a_closed_port_is_a_failure_not_a_crash(local_fetcher: SafeFetcher
         port = site.port
     with pytest.raises(FetchFailed, match="network error"):
         await local_fetcher.fetch(f"http://127.0.0.1:{port}/")
+
+
+async def test_credentials_in_the_url_are_never_sent(local_fetcher: SafeFetcher) -> None:
+    with Site({"/": html("ok")}) as site:
+        result = await local_fetcher.fetch(f"http://user:secret@127.0.0.1:{site.port}/")
+    assert result.status == 200
+    assert "authorization" not in site.hits[0].headers
