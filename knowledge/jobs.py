@@ -19,7 +19,8 @@ import structlog
 
 from knowledge.crawl import CrawlProgress, CrawlSpec, CrawledPage, Previous, crawl
 from knowledge.fetch import FetchPolicy, SafeFetcher
-from knowledge.ingest import Ingestor
+from knowledge.extract import ExtractionFailed, UnsupportedMediaType
+from knowledge.ingest import IngestOutcome, Ingestor
 from knowledge.urls import registrable_domain
 from storage import CrawlJob, Store, utcnow
 
@@ -131,8 +132,9 @@ class CrawlJobs:
         await run.flush(progress)
         if progress.stopped == "cancelled" or run.was_cancelled:
             await self._finish(job, "cancelled", None)
-        elif progress.pages_done == 0 and (progress.pages_failed or progress.errors):
-            first = progress.errors[0]["error"] if progress.errors else "no page could be fetched"
+        elif progress.pages_done - run.unreadable == 0 and (progress.pages_failed or progress.errors or run.unreadable):
+            errors = [*progress.errors, *run.unreadable_errors]
+            first = errors[0]["error"] if errors else "no page could be fetched"
             await self._finish(job, "failed", first)
         else:  # a budget that ran out ends the job done, with why it stopped early
             await self._finish(job, "done", f"stopped early: {progress.stopped}" if progress.stopped else None)
@@ -158,15 +160,33 @@ class _Run:
         self._job = job
         self._on_progress = on_progress
         self._documents = 0
+        self._unreadable: list[dict[str, str]] = []  # fetched, but no text could be read from it
         self._written_at = 0.0
         self._polled_at = 0.0
         self.was_cancelled = False
+
+    @property
+    def unreadable(self) -> int:
+        return len(self._unreadable)
+
+    @property
+    def unreadable_errors(self) -> list[dict[str, str]]:
+        return list(self._unreadable)
 
     async def page(self, page: CrawledPage) -> None:
         if page.fetch.not_modified:
             return
         domain = registrable_domain(page.url)
-        outcome = await self._jobs._ingestor.ingest_bytes(
+        try:
+            outcome = await self._ingest(page, domain)
+        except (UnsupportedMediaType, ExtractionFailed) as exc:  # one unreadable page, not the crawl
+            self._unreadable.append({"url": page.url, "error": str(exc)[:300]})
+            return
+        if outcome.status != "unchanged":
+            self._documents += 1
+
+    async def _ingest(self, page: CrawledPage, domain: str | None) -> IngestOutcome:
+        return await self._jobs._ingestor.ingest_bytes(
             tenant_id=self._job.tenant_id,
             data=page.fetch.body,
             source=page.url,
@@ -177,8 +197,6 @@ class _Run:
             last_modified=page.fetch.last_modified,
             links=page.links,
         )
-        if outcome.status != "unchanged":
-            self._documents += 1
 
     async def previous(self, url: str) -> Previous | None:
         document = await self._jobs._store.knowledge.find_document(self._job.tenant_id, url)
@@ -201,13 +219,13 @@ class _Run:
         self._written_at = time.monotonic()
         updated = await self._jobs._update(
             self._job,
-            pages_done=progress.pages_done,
+            pages_done=progress.pages_done - len(self._unreadable),
             pages_total=progress.pages_total,
-            pages_failed=progress.pages_failed,
+            pages_failed=progress.pages_failed + len(self._unreadable),
             pages_unchanged=progress.pages_unchanged,
             bytes=progress.bytes,
             documents=self._documents,
-            errors=list(progress.errors[:50]),
+            errors=[*progress.errors, *self._unreadable][:50],
             heartbeat_at=self._jobs._clock(),
         )
         if updated is not None and self._on_progress is not None:

@@ -89,3 +89,21 @@ async def test_a_re_crawl_of_an_unchanged_site_writes_nothing(make_api: ApiFacto
         second = await wait_for(api, (await api.client.post("/api/knowledge/index-link", json=body, headers=api.headers())).json()["jobId"])
     assert first["documents"] == 2
     assert second["status"] == "done" and second["documents"] == 0
+
+
+async def test_an_unreadable_page_is_an_error_of_that_page_not_of_the_crawl(make_api: ApiFactory) -> None:
+    api = await crawl_api(make_api, knowledge_allow_private_hosts=["127.0.0.1"])
+    site_pages = {
+        "/robots.txt": Page("", status=404),
+        "/": html('<h1>Manuals</h1><p>All manuals.</p><a href="/broken.pdf">PDF</a> <a href="/care">Care</a>'),
+        "/broken.pdf": Page(b"%PDF-1.7\n1 0 obj garbage", headers={"Content-Type": "application/pdf"}),
+        "/care": html("<h1>Care</h1><p>Clean the filter every 30 days with warm water.</p>"),
+    }
+    with Site(site_pages) as site:
+        started = await api.client.post(
+            "/api/knowledge/index-link", json={"url": site.base_url + "/", "strategy": "spider", "maxPages": 10}, headers=api.headers()
+        )
+        job = await wait_for(api, started.json()["jobId"])
+    assert job["status"] == "done", job
+    assert job["pagesDone"] == 2 and job["pagesFailed"] == 1 and job["documents"] == 2
+    assert [e["url"].rsplit("/", 1)[-1] for e in job["errors"]] == ["broken.pdf"]
