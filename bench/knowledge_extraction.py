@@ -153,7 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"median {median:.1f} ms/page (target F1 ≥ {TARGET_F1})")
     if args.compare:
         reference = run(args.data, truth, page_ids, plain_trafilatura)
-        metrics = score(scorer, truth, reference.predictions, page_ids, n_bootstrap=args.n_bootstrap)
+        metrics = score(
+            scorer, truth, reference.predictions, page_ids, n_bootstrap=args.n_bootstrap
+        )
         reference_ms = statistics.median(reference.milliseconds.values())
         report["plain_trafilatura"] = {**metrics, "median_ms_per_page": reference_ms}
         print(f"plain trafilatura {trafilatura.__version__} here: F1 {metrics['f1']:.3f}, "

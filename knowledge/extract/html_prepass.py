@@ -61,11 +61,9 @@ def prepass(markup: str, *, keep_hidden: bool) -> PrePassed:
     for element in soup.find_all(_never_content):
         if not element.decomposed:
             element.decompose()
-    body = soup.body or soup
-    page_text = len(collapse(body.get_text(" ")))
     labels = _Labels(soup)
     found: list[str] = []
-    for element in _outermost_hidden(body, page_text):
+    for element in _outermost_hidden(soup.body or soup):
         if not keep_hidden or len(found) >= _MAX_HIDDEN_BLOCKS:
             if element.name == "details":
                 _close(element)
@@ -124,15 +122,23 @@ def _title(soup: BeautifulSoup) -> str:
     return collapse(heading.get_text(" ")) if isinstance(heading, Tag) else ""
 
 
-def _outermost_hidden(body: Tag, page_text: int) -> list[Tag]:
-    """Hidden elements in document order, not descending into one already found."""
+def _outermost_hidden(body: Tag) -> list[Tag]:
+    """Hidden elements in document order, not descending into one already found.
+
+    An element holding most of the page's text is an anti-flicker wrapper (the whole page
+    hidden until its scripts run), not hidden content: it is read as visible.
+    """
     found: list[Tag] = []
     stack: list[Tag] = [body]
+    page_text = -1
     while stack:
         element = stack.pop()
-        if element is not body and _is_hidden(element) and not _hides_the_page(element, page_text):
-            found.append(element)
-            continue
+        if element is not body and _is_hidden(element):
+            if page_text < 0:
+                page_text = len(collapse(body.get_text(" ")))
+            if len(collapse(element.get_text(" "))) <= _ANTI_FLICKER_SHARE * page_text:
+                found.append(element)
+                continue
         stack.extend(reversed([child for child in element.children if isinstance(child, Tag)]))
     return found
 
@@ -148,11 +154,6 @@ def _is_hidden(element: Tag) -> bool:
         return True
     classes = {str(css_class).lower() for css_class in element.get("class") or ()}
     return bool(classes & _HIDDEN_CLASSES) and not classes & _SHOWN_CLASSES
-
-
-def _hides_the_page(element: Tag, page_text: int) -> bool:
-    """An anti-flicker wrapper (the whole page hidden until scripts run) is not hidden content."""
-    return len(collapse(element.get_text(" "))) > _ANTI_FLICKER_SHARE * page_text
 
 
 def _in_chrome(element: Tag) -> bool:
