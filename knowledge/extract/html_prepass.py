@@ -29,6 +29,7 @@ _NEVER_HIDDEN = frozenset({"html", "body", "main", "head"})
 _MAX_LINK_SHARE = 0.6
 _ANTI_FLICKER_SHARE = 0.5
 _MAX_HIDDEN_BLOCKS = 200
+_MIN_HIDDEN_WORDS = 4
 
 
 @dataclass
@@ -94,7 +95,9 @@ def _lift(element: Tag, labels: _Labels) -> str:
     """Remove a hidden subtree from the page; its markdown when it is worth keeping.
 
     A closed <details> keeps its <summary> on the page (that part is visible) and gives up
-    the rest. Hidden menus (inside nav/header/footer, or mostly links) are dropped.
+    the rest. Hidden menus (inside nav/header/footer, or mostly links) and widgets (forms,
+    a few words like "Cancel reply" or "Advertisement") are dropped: on the article
+    benchmark's pages they were most of what was hidden, and none of it is knowledge.
     """
     wanted = not _in_chrome(element)
     if element.name == "details":
@@ -104,7 +107,7 @@ def _lift(element: Tag, labels: _Labels) -> str:
     else:
         label = labels.of(element) if wanted else ""
         content = element.extract()
-    if not wanted or _mostly_links(content):
+    if not wanted or _mostly_links(content) or _is_widget(content):
         return ""
     markdown = html_to_markdown(content)
     if not markdown:
@@ -154,6 +157,16 @@ def _is_hidden(element: Tag) -> bool:
         return True
     classes = {str(css_class).lower() for css_class in element.get("class") or ()}
     return bool(classes & _HIDDEN_CLASSES) and not classes & _SHOWN_CLASSES
+
+
+def _is_widget(element: Tag) -> bool:
+    """A form (share-by-email, sign-in dialog…) or a fragment of a few words."""
+    if len(element.get_text(" ").split()) < _MIN_HIDDEN_WORDS:
+        return True
+    for control in element.find_all(("input", "textarea", "select")):
+        if str(control.get("type", "text")).lower() not in ("hidden", "submit", "button"):
+            return True
+    return False
 
 
 def _in_chrome(element: Tag) -> bool:
