@@ -189,3 +189,8 @@ def test_hidden_widgets_are_not_knowledge() -> None:
     assert hidden(extract(html.encode())) == [
         "The lanes open in May and connect the station to the harbour."
     ]
+
+
+def test_titles_are_capped() -> None:
+    html = f"<html><head><title>{'Very long title ' * 100}</title></head><body><p>x</p></body>"
+    assert len(extract(html.encode()).title) <= 300
