@@ -101,6 +101,7 @@ def extract_article_text(html: str, url: str | None = None) -> str:
     Used by the extraction benchmark: hidden blocks are not part of what a reader sees,
     so only visible blocks count, and markdown syntax is removed before scoring.
     """
-    extracted = extract(html.encode("utf-8"), media_type=HTML, url=url, keep_hidden=False)
+    data = html.encode("utf-8", errors="replace")
+    extracted = extract(data, media_type=HTML, url=url, keep_hidden=False)
     visible = "\n\n".join(block.markdown for block in extracted.blocks if not block.hidden)
     return markdown_to_text(visible)
