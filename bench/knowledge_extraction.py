@@ -9,7 +9,7 @@ markdown path that ingestion uses, then markdown → plain text — over every p
 4-gram shingle F1, precision, recall; accuracy = exact token match). Pages are sorted by
 id; the first half is the one extraction was tuned on, the second half is held out, and
 both are reported beside the whole set and the published figures. Also prints the median
-milliseconds per page.
+milliseconds per page; ``--compare`` runs plain trafilatura too, on the same machine.
 """
 
 from __future__ import annotations
@@ -21,9 +21,12 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+
+import trafilatura
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -69,13 +72,26 @@ def page_html(data: Path, page_id: str) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-def run(data: Path, truth: dict[str, dict[str, str]], page_ids: list[str]) -> Run:
+Extractor = Callable[[str, str | None], str]
+
+
+def plain_trafilatura(html: str, url: str | None) -> str:
+    """trafilatura alone (plain text, no pre-pass): the reference measured on this machine."""
+    return trafilatura.extract(html, url=url, include_comments=False) or ""
+
+
+def run(
+    data: Path,
+    truth: dict[str, dict[str, str]],
+    page_ids: list[str],
+    extractor: Extractor = extract_article_text,
+) -> Run:
     predictions: dict[str, dict[str, str]] = {}
     milliseconds: dict[str, float] = {}
     for page_id in page_ids:
         html = page_html(data, page_id)
         started = time.perf_counter()
-        body = extract_article_text(html, url=truth[page_id].get("url"))
+        body = extractor(html, truth[page_id].get("url"))
         milliseconds[page_id] = (time.perf_counter() - started) * 1000
         predictions[page_id] = {"articleBody": body}
     return Run(predictions, milliseconds)
@@ -111,6 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="only the first N pages (by id)")
     parser.add_argument("--n-bootstrap", type=int, default=200)
     parser.add_argument("--out", type=Path, help="write the figures as JSON here")
+    parser.add_argument(
+        "--compare", action="store_true",
+        help="also run plain trafilatura on this machine (F1 and ms/page side by side)",
+    )
     args = parser.parse_args(argv)
 
     truth = load_ground_truth(args.data)
@@ -131,6 +151,15 @@ def main(argv: list[str] | None = None) -> int:
     median = statistics.median(result.milliseconds.values())
     report["median_ms_per_page"] = median
     print(f"median {median:.1f} ms/page (target F1 ≥ {TARGET_F1})")
+    if args.compare:
+        reference = run(args.data, truth, page_ids, plain_trafilatura)
+        metrics = score(
+            scorer, truth, reference.predictions, page_ids, n_bootstrap=args.n_bootstrap
+        )
+        reference_ms = statistics.median(reference.milliseconds.values())
+        report["plain_trafilatura"] = {**metrics, "median_ms_per_page": reference_ms}
+        print(f"plain trafilatura {trafilatura.__version__} here: F1 {metrics['f1']:.3f}, "
+              f"median {reference_ms:.1f} ms/page")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=2, sort_keys=True))

@@ -58,7 +58,7 @@ def chunk_markdown(
         raise ValueError(f"max_chars must be at least 100, got {max_chars!r}")
     overlap = max(0, min(overlap, max_chars // 3))
     chunks: list[Chunk] = []
-    for section in _merge_tiny(_sections(markdown)):
+    for section in _merge_tiny(_sections(markdown), max_chars=max_chars):
         for piece in _pieces(section.units, max_chars=max_chars, overlap=overlap):
             chunks.append(Chunk(len(chunks), section.path, piece, hidden))
     return chunks
@@ -155,12 +155,13 @@ def _heading_text(raw: str) -> str:
     return _SPACE.sub(" ", markdown_to_text(raw)).strip()
 
 
-def _merge_tiny(sections: list[_Section]) -> list[_Section]:
+def _merge_tiny(sections: list[_Section], *, max_chars: int) -> list[_Section]:
     """Merge a section under TINY_SECTION_CHARS into the next one under the same parent.
 
     A short section followed by its own subsection (a parent's introduction) is prepended to
     it under the subsection's path, which already names the parent. Siblings merge under
-    their parent's path and keep their own headings inside the text.
+    their parent's path and keep their own headings inside the text — only when both fit in
+    one chunk, so a long section never loses its own heading from its chunks' paths.
     """
     merged: list[_Section] = []
     current: _Section | None = None
@@ -168,7 +169,7 @@ def _merge_tiny(sections: list[_Section]) -> list[_Section]:
         if current is None:
             current = section
             continue
-        if current.size < TINY_SECTION_CHARS and _related(current, section):
+        if current.size < TINY_SECTION_CHARS and _related(current, section, max_chars):
             current = _join(current, section)
         else:
             merged.append(current)
@@ -178,14 +179,16 @@ def _merge_tiny(sections: list[_Section]) -> list[_Section]:
     return [section for section in merged if section.units]
 
 
-def _related(first: _Section, second: _Section) -> bool:
-    """``second`` is under ``first``, or a sibling of it under the same parent heading.
+def _related(first: _Section, second: _Section, max_chars: int) -> bool:
+    """``second`` is under ``first``, or a sibling of it under the same parent that fits.
 
     Top-level sections have no parent heading and never merge with each other.
     """
     if second.path[: len(first.path)] == first.path:
         return True
-    return len(first.path) >= 2 and second.path[:-1] == first.path[:-1]
+    siblings = len(first.path) >= 2 and second.path[:-1] == first.path[:-1]
+    headings = sum(len(title) + 8 for title in (*first.path[-1:], *second.path[-1:]))
+    return siblings and first.size + second.size + headings <= max_chars
 
 
 def _join(first: _Section, second: _Section) -> _Section:
@@ -210,18 +213,21 @@ def _pieces(units: list[_Unit], *, max_chars: int, overlap: int) -> list[str]:
     """Pack units into pieces of at most ``max_chars``, with overlap between pieces."""
     pieces: list[str] = []
     current = ""
-    own = False  # the current piece holds more than the overlap carried over
-    last: tuple[str, UnitKind] | None = None
+    last: tuple[str, str, UnitKind] | None = None
     for text, separator, kind in _atoms(units, limit=max_chars - overlap):
         candidate = f"{current}{separator}{text}" if current else text
-        if len(candidate) <= max_chars or not own:
-            current, own = candidate, True
+        if not current or len(candidate) <= max_chars:
+            current = candidate
+        elif last is not None and last[2] == "heading" and current != last[0]:
+            # a heading never ends a piece: it moves on with the text it introduces
+            pieces.append(current[: -len(last[1] + last[0])])
+            current = f"{last[0]}{separator}{text}"
         else:
             pieces.append(current)
-            tail = _tail(last[0], overlap) if last is not None and last[1] == "text" else ""
-            current, own = (f"{tail}{separator}{text}" if tail else text), True
-        last = (text, kind)
-    if current and own:
+            tail = _tail(last[0], overlap) if last is not None and last[2] == "text" else ""
+            current = f"{tail}{separator}{text}" if tail else text
+        last = (text, separator, kind)
+    if current:
         pieces.append(current)
     return [piece.strip() for piece in pieces if piece.strip()]
 

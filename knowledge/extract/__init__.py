@@ -7,6 +7,8 @@ markdown, so chunking and retrieval see one shape whatever came in.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from knowledge.extract.data import extract_csv, extract_json
 from knowledge.extract.documents import extract_docx, extract_markdown, extract_pdf, extract_text
 from knowledge.extract.html import extract_html
@@ -28,6 +30,9 @@ from knowledge.extract.model import (
 )
 from knowledge.extract.plain import markdown_to_text
 from knowledge.extract.sniff import sniff_media_type
+
+MAX_TITLE_CHARS = 300
+"""Titles come from untrusted pages and files; they are cut like any other field."""
 
 __all__ = [
     "MAX_INPUT_BYTES",
@@ -57,6 +62,17 @@ def extract(
     ``keep_hidden`` (HTML only): True in phase 1, where hidden subtrees become separate
     hidden blocks; False in phase 2, where the DOM after an action is read as shown.
     """
+    extracted = _extract(data, media_type=media_type, filename=filename, url=url,
+                         keep_hidden=keep_hidden)
+    if len(extracted.title) > MAX_TITLE_CHARS:
+        return replace(extracted, title=extracted.title[:MAX_TITLE_CHARS].rstrip())
+    return extracted
+
+
+def _extract(
+    data: bytes, *, media_type: str | None, filename: str | None, url: str | None,
+    keep_hidden: bool,
+) -> Extracted:
     if len(data) > MAX_INPUT_BYTES:
         raise ExtractionFailed(f"the document is larger than {MAX_INPUT_BYTES // 2**20} MB")
     kind = sniff_media_type(data, declared=media_type, filename=filename)
@@ -85,6 +101,7 @@ def extract_article_text(html: str, url: str | None = None) -> str:
     Used by the extraction benchmark: hidden blocks are not part of what a reader sees,
     so only visible blocks count, and markdown syntax is removed before scoring.
     """
-    extracted = extract(html.encode("utf-8"), media_type=HTML, url=url, keep_hidden=False)
+    data = html.encode("utf-8", errors="replace")
+    extracted = extract(data, media_type=HTML, url=url, keep_hidden=False)
     visible = "\n\n".join(block.markdown for block in extracted.blocks if not block.hidden)
     return markdown_to_text(visible)

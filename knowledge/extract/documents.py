@@ -10,6 +10,7 @@ import zlib
 
 import mammoth
 from bs4 import BeautifulSoup
+from lxml import etree
 from pypdf import PdfReader
 from pypdf.errors import FileNotDecryptedError, PyPdfError
 
@@ -115,11 +116,11 @@ def extract_docx(data: bytes) -> Extracted:
     """mammoth maps Word styles to HTML (headings, lists, tables); then the HTML converter."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
             if "word/document.xml" not in archive.namelist():
                 raise ExtractionFailed("the file is not a Word document")
-        if unpacked > MAX_DOCX_UNPACKED_BYTES:
-            raise ExtractionFailed("the Word document is too large once unpacked")
+            if sum(info.file_size for info in archive.infolist()) > MAX_DOCX_UNPACKED_BYTES:
+                raise ExtractionFailed("the Word document is too large once unpacked")
+            title = _docx_title(archive)
         html = mammoth.convert_to_html(io.BytesIO(data)).value
     except ExtractionFailed:
         raise
@@ -127,7 +128,20 @@ def extract_docx(data: bytes) -> Extracted:
         raise ExtractionFailed("the Word document is damaged or not a .docx file") from None
     soup = BeautifulSoup(html, "lxml")
     markdown = cap_markdown(normalise_markdown(html_to_markdown(soup)))
-    return Extracted(DOCX, _markdown_title(markdown), _blocks(markdown))
+    return Extracted(DOCX, title or _markdown_title(markdown), _blocks(markdown))
+
+
+def _docx_title(archive: zipfile.ZipFile) -> str:
+    """dc:title from docProps/core.xml (the document's File → Properties title), if set."""
+    if "docProps/core.xml" not in archive.namelist():
+        return ""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+    try:
+        root = etree.fromstring(archive.read("docProps/core.xml")[:1_000_000], parser)
+    except etree.XMLSyntaxError:
+        return ""
+    title = root.find("{http://purl.org/dc/elements/1.1/}title")
+    return (title.text or "").strip() if title is not None else ""
 
 
 def extract_markdown(data: bytes) -> Extracted:

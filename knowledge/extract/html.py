@@ -31,6 +31,9 @@ _SAME_WORDS_SHARE = 0.8
 _WORD = re.compile(r"\w+")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
 _NESTED_ITEM = re.compile(r"^\s+(?:[-*+]|\d+[.)])\s")
+# trafilatura sometimes lifts an inline <em>/<b> onto a line of its own and loses the space
+# after it ("*AppleInsider*staff"); a word glued to a line-leading emphasis gets it back
+_GLUED_EMPHASIS = re.compile(r"^(\*{1,3}[^*\s][^*\n]*?\*{1,3})(?=\w)")
 
 
 def extract_html(data: bytes | str, *, url: str | None, keep_hidden: bool) -> Extracted:
@@ -70,7 +73,8 @@ def _prefer_whole(main: str, whole: str) -> bool:
 
 
 def _tidy(markdown: str) -> str:
-    """Drop source indentation trafilatura leaves inside paragraphs; a blank line after code.
+    """Drop source indentation trafilatura leaves inside paragraphs; a blank line after code;
+    a space after a line-leading emphasis glued to the next word.
 
     Indentation of nested list items is kept; code blocks are left exactly as they are.
     """
@@ -88,7 +92,8 @@ def _tidy(markdown: str) -> str:
             fence = opened.group(1)
             lines.append(line)
             continue
-        lines.append(line if _NESTED_ITEM.match(line) else line.lstrip())
+        line = line if _NESTED_ITEM.match(line) else line.lstrip()
+        lines.append(_GLUED_EMPHASIS.sub(r"\1 ", line))
     return "\n".join(lines)
 
 

@@ -29,6 +29,7 @@ _NEVER_HIDDEN = frozenset({"html", "body", "main", "head"})
 _MAX_LINK_SHARE = 0.6
 _ANTI_FLICKER_SHARE = 0.5
 _MAX_HIDDEN_BLOCKS = 200
+_MIN_HIDDEN_WORDS = 4
 
 
 @dataclass
@@ -61,11 +62,9 @@ def prepass(markup: str, *, keep_hidden: bool) -> PrePassed:
     for element in soup.find_all(_never_content):
         if not element.decomposed:
             element.decompose()
-    body = soup.body or soup
-    page_text = len(collapse(body.get_text(" ")))
     labels = _Labels(soup)
     found: list[str] = []
-    for element in _outermost_hidden(body, page_text):
+    for element in _outermost_hidden(soup.body or soup):
         if not keep_hidden or len(found) >= _MAX_HIDDEN_BLOCKS:
             if element.name == "details":
                 _close(element)
@@ -96,7 +95,9 @@ def _lift(element: Tag, labels: _Labels) -> str:
     """Remove a hidden subtree from the page; its markdown when it is worth keeping.
 
     A closed <details> keeps its <summary> on the page (that part is visible) and gives up
-    the rest. Hidden menus (inside nav/header/footer, or mostly links) are dropped.
+    the rest. Hidden menus (inside nav/header/footer, or mostly links) and widgets (forms,
+    a few words like "Cancel reply" or "Advertisement") are dropped: on the article
+    benchmark's pages they were most of what was hidden, and none of it is knowledge.
     """
     wanted = not _in_chrome(element)
     if element.name == "details":
@@ -106,7 +107,7 @@ def _lift(element: Tag, labels: _Labels) -> str:
     else:
         label = labels.of(element) if wanted else ""
         content = element.extract()
-    if not wanted or _mostly_links(content):
+    if not wanted or _mostly_links(content) or _is_widget(content):
         return ""
     markdown = html_to_markdown(content)
     if not markdown:
@@ -124,15 +125,23 @@ def _title(soup: BeautifulSoup) -> str:
     return collapse(heading.get_text(" ")) if isinstance(heading, Tag) else ""
 
 
-def _outermost_hidden(body: Tag, page_text: int) -> list[Tag]:
-    """Hidden elements in document order, not descending into one already found."""
+def _outermost_hidden(body: Tag) -> list[Tag]:
+    """Hidden elements in document order, not descending into one already found.
+
+    An element holding most of the page's text is an anti-flicker wrapper (the whole page
+    hidden until its scripts run), not hidden content: it is read as visible.
+    """
     found: list[Tag] = []
     stack: list[Tag] = [body]
+    page_text = -1
     while stack:
         element = stack.pop()
-        if element is not body and _is_hidden(element) and not _hides_the_page(element, page_text):
-            found.append(element)
-            continue
+        if element is not body and _is_hidden(element):
+            if page_text < 0:
+                page_text = len(collapse(body.get_text(" ")))
+            if len(collapse(element.get_text(" "))) <= _ANTI_FLICKER_SHARE * page_text:
+                found.append(element)
+                continue
         stack.extend(reversed([child for child in element.children if isinstance(child, Tag)]))
     return found
 
@@ -150,9 +159,14 @@ def _is_hidden(element: Tag) -> bool:
     return bool(classes & _HIDDEN_CLASSES) and not classes & _SHOWN_CLASSES
 
 
-def _hides_the_page(element: Tag, page_text: int) -> bool:
-    """An anti-flicker wrapper (the whole page hidden until scripts run) is not hidden content."""
-    return len(collapse(element.get_text(" "))) > _ANTI_FLICKER_SHARE * page_text
+def _is_widget(element: Tag) -> bool:
+    """A form (share-by-email, sign-in dialog…) or a fragment of a few words."""
+    if len(element.get_text(" ").split()) < _MIN_HIDDEN_WORDS:
+        return True
+    for control in element.find_all(("input", "textarea", "select")):
+        if str(control.get("type", "text")).lower() not in ("hidden", "submit", "button"):
+            return True
+    return False
 
 
 def _in_chrome(element: Tag) -> bool:

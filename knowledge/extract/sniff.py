@@ -60,6 +60,9 @@ _BINARY_MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"\x7fELF", "application/octet-stream"),
 )
 _HTML_START = re.compile(rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body)\b", re.I | re.S)
+_HTML_FRAGMENT = re.compile(
+    rb"^\s*<(?:div|p|span|h[1-6]|table|ul|ol|article|section|main|header|a|form)\b[^>]*>", re.I
+)
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -80,7 +83,7 @@ def sniff_media_type(
         return by_name
     if _looks_binary(data):
         raise UnsupportedMediaType("application/octet-stream")
-    if _HTML_START.match(data[:4096]):
+    if _HTML_START.match(data[:4096]) or _HTML_FRAGMENT.match(data[:4096]):
         return HTML
     if declared_type == TEXT:
         return TEXT

@@ -176,3 +176,11 @@ def test_chunk_is_frozen() -> None:
     chunk = Chunk(0, ("a",), "text")
     with pytest.raises(AttributeError):
         chunk.text = "other"  # type: ignore[misc]
+
+
+def test_a_tiny_section_does_not_merge_into_a_long_sibling() -> None:
+    markdown = "## Top\n\n### Small\n\nTiny.\n\n### Large\n\n" + "Large section text. " * 40
+    chunks = chunk_markdown(markdown, max_chars=300, overlap=0)
+    assert chunks[0].heading_path == ("Top", "Small") and chunks[0].text == "Tiny."
+    assert {chunk.heading_path for chunk in chunks[1:]} == {("Top", "Large")}
+

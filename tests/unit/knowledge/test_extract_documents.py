@@ -91,6 +91,16 @@ def test_docx_keeps_headings_lists_and_tables() -> None:
     )
 
 
+def test_docx_title_comes_from_its_properties() -> None:
+    assert extract(docx_bytes(title="Q3 plan")).title == "Q3 plan"
+
+
+def test_docx_zip_bomb_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(documents, "MAX_DOCX_UNPACKED_BYTES", 1000)
+    with pytest.raises(ExtractionFailed, match="too large once unpacked"):
+        extract(docx_bytes())
+
+
 def test_broken_docx_fails_cleanly() -> None:
     with pytest.raises(ExtractionFailed, match="Word document"):
         extract(docx_bytes()[:2000], media_type=DOCX)

@@ -173,3 +173,24 @@ def test_closed_dialogs_and_hidden_link_lists() -> None:
     assert hidden(extracted) == ["Return labels are printed from the orders page."]
     assert "Open dialog text is visible." in visible(extracted)
     assert "Shoes" not in extracted.markdown
+
+
+def test_hidden_widgets_are_not_knowledge() -> None:
+    html = (
+        "<html><body><main><h1>Story</h1>"
+        + "<p>The council approved the new cycling lanes after a long public debate.</p>" * 3
+        + "<div style='display:none'>Cancel reply</div>"
+        + "<div hidden><p>Advertisement</p></div>"
+        + "<div class='hidden'><form><label>Your email address here please</label>"
+        + "<input type='email' name='to'><button>Send</button></form></div>"
+        + "<div hidden><p>The lanes open in May and connect the station to the harbour.</p></div>"
+        + "</main></body></html>"
+    )
+    assert hidden(extract(html.encode())) == [
+        "The lanes open in May and connect the station to the harbour."
+    ]
+
+
+def test_titles_are_capped() -> None:
+    html = f"<html><head><title>{'Very long title ' * 100}</title></head><body><p>x</p></body>"
+    assert len(extract(html.encode()).title) <= 300

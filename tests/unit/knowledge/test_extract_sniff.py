@@ -48,6 +48,7 @@ def test_file_name_when_the_declared_type_is_generic(filename: str, expected: st
 def test_content_sniffing_without_any_hint() -> None:
     assert sniff_media_type(b"  <!DOCTYPE html><html><body>x</body></html>") == HTML
     assert sniff_media_type(b"<!-- c --><html lang=en>") == HTML
+    assert sniff_media_type(b"\n<div class='faq'><p>Answer</p></div>") == HTML
     assert sniff_media_type(b'[{"a": 1}]') == JSON
     assert sniff_media_type(b"{not json at all") == TEXT
     assert sniff_media_type(b"Just some words.") == TEXT
@@ -69,6 +70,10 @@ def test_a_zip_that_is_not_a_word_document_is_refused() -> None:
         archive.writestr("hello.txt", "hi")
     with pytest.raises(UnsupportedMediaType, match="application/zip"):
         sniff_media_type(buffer.getvalue(), filename="x.docx")
+    damaged = docx_bytes()[:2000]
+    with pytest.raises(UnsupportedMediaType, match="application/zip"):
+        sniff_media_type(damaged)
+    assert sniff_media_type(damaged, filename="report.docx") == DOCX  # → fails as damaged
 
 
 def test_an_unsupported_declared_type_is_refused() -> None:
