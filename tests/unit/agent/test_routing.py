@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.routing import route_after_contract, route_after_goal_check, route_after_replanning, route_start
+from agent.reasoning import ContextAnalysis
+from agent.routing import route_after_context, route_after_contract, route_after_goal_check, route_after_replanning, route_start
 from agent.state import StepOutcome
 from planning import Plan, PlanStep
 from verification import Clause, ClauseResult, Contract, ElementRef
@@ -69,3 +70,13 @@ def test_a_kept_plan_skips_planning_and_a_discarded_one_is_made_again() -> None:
     assert route_after_replanning(_state(plan=kept)) == "action_generation"
     assert route_after_replanning(_state(plan=None)) == "planning"
     assert route_after_replanning(_state()) == "planning"
+
+
+def test_every_source_the_context_analysis_requires_runs() -> None:
+    memory_and_search = ContextAnalysis(source="MEMORY", required_sources=["MEMORY", "WEB_SEARCH", "PAGE"], reason="x", search_query="q")
+    assert route_after_context(_state(context_source="MEMORY", context_analysis=memory_and_search)) == "web_search"
+    memory_only = ContextAnalysis(source="MEMORY", required_sources=["MEMORY", "PAGE"], reason="x")
+    assert route_after_context(_state(context_source="MEMORY", context_analysis=memory_only)) == "planning"
+    assert route_after_context(_state(context_source="WEB_SEARCH", context_analysis=None)) == "web_search"
+    asked = ContextAnalysis(source="ASK_USER", required_sources=["WEB_SEARCH"], missing_information=["the name"], reason="x")
+    assert route_after_context(_state(context_source="ASK_USER", context_analysis=asked)) == "ask_user"

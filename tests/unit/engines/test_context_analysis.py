@@ -162,6 +162,25 @@ def test_outside_looking_goal_whose_subject_is_on_the_page_stays_on_the_page() -
     )
 
 
+@pytest.mark.parametrize(
+    "knowledge",
+    [
+        ["[Store hours › Louvre]\nThe Louvre opening hours: 9:00 to 18:00, closed on Tuesdays."],
+        ["Opening hours", "the louvre opens at nine"],
+    ],
+)
+def test_outside_information_the_knowledge_base_covers_is_memory(knowledge: list[str]) -> None:
+    analysis = analyse_context("look up the opening hours of the Louvre", SHOP, knowledge=knowledge, search_available=True)
+    assert analysis.source == "MEMORY" and analysis.required_sources == ["MEMORY", "PAGE"]
+    assert "knowledge base" in analysis.reason
+
+
+def test_knowledge_about_something_else_does_not_stop_the_search() -> None:
+    knowledge = ["Refunds are paid back within 7 business days."]
+    analysis = analyse_context("look up the opening hours of the Louvre", SHOP, knowledge=knowledge, search_available=True)
+    assert analysis.source == "WEB_SEARCH"
+
+
 def test_needs_user_input_with_nothing_listed() -> None:
     assert needs_user_input([" "]) == {
         "message": "I need more information to continue: please describe the task in more detail.",
