@@ -9,8 +9,9 @@ site domains plus 10 % tenant-wide uploads) and ``--other`` chunks for tenant B.
 drawn from a 20,000-word vocabulary with Zipf-distributed frequencies (s = 1.07; the most
 frequent words are real English function words, the rest pronounceable pseudo-words), each
 chunk ~180 words under a two-level heading path. Queries are goal-like ("how do I <verb>
-the <noun> <noun> on <page>"): function words plus 3-6 content words drawn from the middle
-of the Zipf distribution, each with one or two allowed domains.
+the <noun> <noun> on this <page>"): function words, two of the 150 most frequent content
+words and 3-6 content words from the middle of the Zipf distribution, each with one or two
+allowed domains. A stress case times 100 queries of six very frequent content words only.
 
 Timed: ``Retriever.retrieve`` (what an interact request calls) with ``limit=5,
 candidates=20``, one query at a time, on a warm store. Two cases: lexical only, and lexical
@@ -97,10 +98,18 @@ class Corpus:
     def heading(self) -> list[str]:
         return [self.content_word().title(), f"{self.content_word().title()} {self.content_word()}"]
 
+    def frequent_word(self) -> str:
+        """One of the most frequent content words (what "page", "click", "account" are)."""
+        return self.words[int(self.rng.integers(self.content_from, self.content_from + 150))]
+
     def query(self) -> str:
-        verbs = ["change", "reset", "find", "update", "cancel", "open", "download", "add"]
+        verb = self.frequent_word()
         content = " ".join(self.content_word() for _ in range(int(self.rng.integers(3, 7))))
-        return f"how do I {self.rng.choice(verbs)} the {content} on this page"
+        return f"how do I {verb} the {content} on this {self.frequent_word()}"
+
+    def worst_query(self) -> str:
+        """Only very frequent content words: every one matches thousands of chunks."""
+        return " ".join(self.frequent_word() for _ in range(6))
 
 
 async def fill(store: Store, corpus: Corpus, tenant_id: str, chunks: int, embedder: HashingEmbedder) -> None:
@@ -158,14 +167,19 @@ async def run(args: argparse.Namespace, store: Store, backend: str) -> dict[str,
     corpus = Corpus()
     embedder = HashingEmbedder(args.dimension)
     started = time.perf_counter()
-    await fill(store, corpus, TENANT_A, args.chunks, embedder)
-    await fill(store, corpus, TENANT_B, args.other, embedder)
+    if await store.knowledge.count_chunks(TENANT_A) == 0:  # a kept --db is reused as built
+        await fill(store, corpus, TENANT_A, args.chunks, embedder)
+        await fill(store, corpus, TENANT_B, args.other, embedder)
+    else:
+        corpus.rng = np.random.default_rng(99)
     build_s = time.perf_counter() - started
     queries = [(corpus.query(), list(corpus.rng.choice(DOMAINS, size=int(corpus.rng.integers(1, 3)), replace=False)))
                for _ in range(args.queries)]
     lexical = Retriever(store.knowledge, limit=5, candidates=20)
     await timed(lexical, queries[:20])  # warm the page cache
     out: dict[str, Any] = {"backend": backend, "build_s": round(build_s, 1), "lexical": await timed(lexical, queries)}
+    worst = [(corpus.worst_query(), domains) for _, domains in queries[:100]]
+    out["lexical_frequent_words_only"] = await timed(lexical, worst)
     table = {q: embedder.vector(q) for q, _ in queries}
     dense = Retriever(store.knowledge, LookupEmbedder(args.dimension, table), limit=5, candidates=20)
     cold = time.perf_counter()
@@ -186,10 +200,11 @@ async def main() -> None:
     parser.add_argument("--dimension", type=int, default=768)
     parser.add_argument("--mongo-fake", action="store_true", help="also the in-process Mongo fake (not a performance reference)")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--db", type=Path, default=None, help="keep the SQLite file here and reuse it next time")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        store = SqliteStore(str(Path(tmp) / "bench.db"))
+        store = SqliteStore(str(args.db or Path(tmp) / "bench.db"))
         await store.init()
         try:
             results.append(await run(args, store, "sqlite"))

@@ -11,6 +11,7 @@ here again should one slip through.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -96,8 +97,11 @@ class Retriever:
         if not query.strip() or self._limit <= 0:
             return RagResult()
         started = time.perf_counter()
-        lexical = await self._repo.search(tenant_id, query, allowed_domains, limit=self._candidates)
-        dense = await self._dense(tenant_id, query, allowed_domains)
+        # The query embedding (a network call) overlaps the lexical search.
+        lexical, dense = await asyncio.gather(
+            self._repo.search(tenant_id, query, allowed_domains, limit=self._candidates),
+            self._dense(tenant_id, query, allowed_domains),
+        )
         chunks: dict[str, KnowledgeChunk] = {}
         for hit in [*lexical, *dense]:
             if hit.chunk.superseded_by is None and hit.chunk.tenant_id == tenant_id:

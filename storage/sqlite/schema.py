@@ -185,10 +185,12 @@ _V4: tuple[str, ...] = (
         INSERT INTO knowledge_chunks_fts (rowid, scope, heading_text, text)
         VALUES (new.seq, new.scope, new.heading_text, new.text);
     END""",
+    # A rowid table: a 768-float vector is 3 KB, too large a row for WITHOUT ROWID.
     """CREATE TABLE knowledge_vectors (
-        tenant_id TEXT NOT NULL, model TEXT NOT NULL, dimension INTEGER NOT NULL,
+        seq INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, model TEXT NOT NULL,
+        dimension INTEGER NOT NULL,
         chunk_seq INTEGER NOT NULL REFERENCES knowledge_chunks (seq) ON DELETE CASCADE,
-        vector BLOB NOT NULL, PRIMARY KEY (tenant_id, model, dimension, chunk_seq)) WITHOUT ROWID""",
+        vector BLOB NOT NULL, UNIQUE (tenant_id, model, dimension, chunk_seq))""",
     "CREATE INDEX knowledge_vectors_chunk ON knowledge_vectors (chunk_seq)",
     """CREATE TABLE knowledge_versions (
         tenant_id TEXT PRIMARY KEY, version INTEGER NOT NULL) WITHOUT ROWID""",
