@@ -6,7 +6,10 @@ Reported: median and p95 of the server time per step (``metrics.serverMs``) for 
 in process through the ASGI app; then steps per second for 20 concurrent clients against a
 real ``stepwise serve`` process (see :mod:`bench.interact_load`).
 
-    .venv/bin/python -m bench.interact [--runs 3] [--tasks 25] [--model none|scripted] [--workers N] [--out bench/results/interact.json]
+    .venv/bin/python -m bench.interact [--runs 3] [--tasks 25] [--model none|scripted] [--workers N] [--knowledge-chunks 50000] [--out bench/results/interact.json]
+
+With ``--knowledge-chunks N`` each case is measured again with N chunks in the client's
+tenant (a fifth on the pages' site): the retrieval every request runs, against an empty one.
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ from app.main import create_app  # noqa: E402
 from app.serving import tune_gc  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench import interact_load  # noqa: E402
+from bench import knowledge_retrieval_speed as knowledge_speed  # noqa: E402
 from bench.interact_pages import GOAL, html_pages, v3_pages  # noqa: E402
+from knowledge.embeddings import HashingEmbedder  # noqa: E402
 
 
 async def _task(client: httpx.AsyncClient, headers: dict[str, str], pages: list[tuple[str, dict[str, Any]]], server_ms: list[float]) -> int:
@@ -53,7 +58,18 @@ async def _task(client: httpx.AsyncClient, headers: dict[str, str], pages: list[
     return steps
 
 
-async def measure(pages: list[tuple[str, dict[str, Any]]], *, clients: int, tasks_per_client: int, model: str) -> dict[str, float]:
+async def _fill_knowledge(store: Any, tenant_id: str, chunks: int) -> None:
+    """``chunks`` chunks for the client's tenant, a fifth of them on the bench pages' site (so
+    every request's retrieval scans real candidates), the rest on four other sites and
+    tenant-wide; built once per database (see bench/knowledge_retrieval_speed.py)."""
+    corpus = knowledge_speed.Corpus()
+    sites = ["clinic.example", *knowledge_speed.DOMAINS[:4]]
+    await knowledge_speed.fill(store, corpus, tenant_id, chunks, HashingEmbedder(dimension=8), sites)
+
+
+async def measure(
+    pages: list[tuple[str, dict[str, Any]]], *, clients: int, tasks_per_client: int, model: str, knowledge_chunks: int = 0
+) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(env="test", database_url=f"sqlite:///{tmp}/bench.db", rate_limit_per_minute=10**9, log_level="WARNING")
         app = create_app(settings)
@@ -65,6 +81,8 @@ async def measure(pages: list[tuple[str, dict[str, Any]]], *, clients: int, task
                 app.state.agent_deps.gateway = _model()
             store = app.state.store
             keys = [(await issue_key(store, f"bench-{n}", f"user-{n}")).secret for n in range(clients)]
+            if knowledge_chunks:
+                await _fill_knowledge(store, "bench-0", knowledge_chunks)
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
                 await _task(client, {"Authorization": f"Bearer {keys[0]}"}, pages, [])  # warm-up
@@ -94,12 +112,24 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="server workers for the 20-client runs")
     parser.add_argument("--seconds", type=float, default=8.0, help="length of one 20-client window")
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/interact.json")
+    parser.add_argument(
+        "--knowledge-chunks",
+        type=int,
+        default=0,
+        help="also measure each case with this many knowledge chunks in the client's tenant (e.g. 50000)",
+    )
     args = parser.parse_args()
 
     results: dict[str, Any] = {"model": args.model, "cases": []}
-    print(f"{'case':<16}{'median ms':>10}{'p95 ms':>8}   (1 client, server time per step)")
-    for name, pages in (("html-200KB", html_pages()), ("v3-300-nodes", v3_pages())):
-        runs = [asyncio.run(measure(pages, clients=1, tasks_per_client=args.tasks, model=args.model)) for _ in range(args.runs)]
+    print(f"{'case':<24}{'median ms':>10}{'p95 ms':>8}   (1 client, server time per step)")
+    cases = [("html-200KB", html_pages(), 0), ("v3-300-nodes", v3_pages(), 0)]
+    if args.knowledge_chunks:  # each case again, in the same run, with a knowledge base behind it
+        cases += [(f"{name}+kb{args.knowledge_chunks // 1000}k", pages, args.knowledge_chunks) for name, pages, _ in cases]
+    for name, pages, chunks in cases:
+        runs = [
+            asyncio.run(measure(pages, clients=1, tasks_per_client=args.tasks, model=args.model, knowledge_chunks=chunks))
+            for _ in range(args.runs)
+        ]
         case = {
             "case": name,
             "clients": 1,
@@ -108,7 +138,7 @@ def main() -> None:
             "runs": runs,
         }
         results["cases"].append(case)
-        print(f"{name:<16}{case['median_ms']:>10}{case['p95_ms']:>8}")
+        print(f"{name:<24}{case['median_ms']:>10}{case['p95_ms']:>8}")
     if args.model == "none":  # the server process has no scripted model to swap in
         print(f"{'case':<16}{'steps/s':>10}   (20 clients, `stepwise serve --workers {args.workers}`, per window)")
         for name, key in (("html-200KB", "html"), ("v3-300-nodes", "v3")):

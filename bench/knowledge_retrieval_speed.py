@@ -112,10 +112,12 @@ class Corpus:
         return " ".join(self.frequent_word() for _ in range(6))
 
 
-async def fill(store: Store, corpus: Corpus, tenant_id: str, chunks: int, embedder: HashingEmbedder) -> None:
+async def fill(
+    store: Store, corpus: Corpus, tenant_id: str, chunks: int, embedder: HashingEmbedder, sites: Sequence[str] = DOMAINS
+) -> None:
     for d in range(chunks // CHUNKS_PER_DOCUMENT):
         wide = d % 10 == 9
-        domains = [] if wide else [DOMAINS[d % len(DOMAINS)]]
+        domains = [] if wide else [sites[d % len(sites)]]
         source = f"file:manual-{d}.pdf" if wide else f"https://{domains[0]}/page/{d}"
         doc = KnowledgeDocument(tenant_id=tenant_id, source=source, source_kind="file" if wide else "url",
                                 media_type="application/pdf" if wide else "text/html", domains=domains,
