@@ -9,6 +9,7 @@ bumps inside its transaction.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -237,7 +238,7 @@ class MongoKnowledge:
         if limit <= 0:
             return []
         matrix = await self._matrix(tenant_id, model, dimension)
-        best = matrix.top(query, domains, limit)
+        best = await asyncio.to_thread(matrix.top, list(query), domains, limit)  # off the event loop
         if not best:
             return []
         found = await self._db[CHUNKS.name].find(
