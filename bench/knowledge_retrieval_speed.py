@@ -20,6 +20,15 @@ case every query vector is computed BEFORE timing and handed back by a lookup em
 the figure excludes query embedding (a network call to Gemini in production) but includes
 the vector search, the fusion and the chunk reads. The first dense query after a write
 loads the tenant's matrix from the database; that cold load is reported separately.
+
+Measured 2026-11-25 on this 2-core machine, 50,000 + 20,000 chunks, while other jobs kept
+the load average at 2-4 (figures roughly double a quiet run's). Last run (400 queries):
+lexical median 5.4 ms, p95 8.1 ms; six frequent words only: median 10.6 ms, p95 13.9 ms;
+lexical + dense (768 dims) median 17.0 ms, p95 37.8 ms; cold matrix load 1.1 s. Across
+five runs lexical p95 stayed 8-14 ms, dense p95 38-144 ms (load spikes). The dense part is
+a float32 matrix-vector product over the allowed rows, memory-bound: ~5.6 ms for 50k x 768
+on an idle core, ~16 ms under that load. The Mongo fake (mongomock, pure Python) at 2,000
+chunks: lexical median 145 ms - not a performance reference.
 """
 
 from __future__ import annotations

@@ -170,21 +170,30 @@ class VectorMatrix:
 
 
 class VectorCache:
-    """Matrices by (tenant, model, dimension), each valid for one knowledge version."""
+    """Matrices by (tenant, model, dimension), each valid for one knowledge version.
 
-    def __init__(self, max_entries: int = 16) -> None:
+    Bounded by bytes (50k chunks x 768 floats is ~150 MB): the least recently used
+    matrices are dropped first; one matrix larger than the budget is still kept alone.
+    """
+
+    def __init__(self, max_bytes: int = 768 * 1024 * 1024) -> None:
         self._entries: dict[tuple[str, str, int], VectorMatrix] = {}
-        self._max = max_entries
+        self._max_bytes = max_bytes
 
     def get(self, tenant_id: str, model: str, dimension: int, version: int) -> VectorMatrix | None:
-        entry = self._entries.get((tenant_id, model, dimension))
-        return entry if entry is not None and entry.version == version else None
+        key = (tenant_id, model, dimension)
+        entry = self._entries.get(key)
+        if entry is None or entry.version != version:
+            return None
+        self._entries[key] = self._entries.pop(key)  # most recently used last
+        return entry
 
     def put(self, tenant_id: str, model: str, dimension: int, matrix: VectorMatrix) -> None:
         key = (tenant_id, model, dimension)
         self._entries.pop(key, None)
-        while len(self._entries) >= self._max:
-            self._entries.pop(next(iter(self._entries)))
+        used = sum(m.matrix.nbytes for m in self._entries.values()) + matrix.matrix.nbytes
+        while self._entries and used > self._max_bytes:
+            used -= self._entries.pop(next(iter(self._entries))).matrix.nbytes
         self._entries[key] = matrix
 
 

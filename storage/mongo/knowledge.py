@@ -9,6 +9,7 @@ bumps inside its transaction.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -192,30 +193,32 @@ class MongoKnowledge:
         if not vectors:
             return
         ids = sorted({v.chunk_id for v in vectors})
-        found = await self._db[CHUNKS.name].find(
-            {"tenant_id": tenant_id, "_id": {"$in": ids}}, {"document_id": 1, "domain_keys": 1, "superseded_by": 1}
-        ).to_list()
-        chunks = {d["_id"]: d for d in found}
-        missing = [i for i in ids if i not in chunks]
-        if missing:
-            raise ValueError(f"no chunk of tenant {tenant_id!r} has id {missing[0]!r}")
-        docs = [
-            {
-                "_id": f"{v.chunk_id}|{v.model}|{v.dimension}",
-                "tenant_id": tenant_id,
-                "chunk_id": v.chunk_id,
-                "document_id": chunks[v.chunk_id]["document_id"],
-                "domains": chunks[v.chunk_id]["domain_keys"],
-                "superseded": chunks[v.chunk_id].get("superseded_by") is not None,
-                "model": v.model,
-                "dimension": v.dimension,
-                "vector": as_blob(v.vector),
-            }
-            for v in vectors
-        ]
+        blobs = [(v, as_blob(v.vector)) for v in vectors]  # built once: the callback may be retried
 
         async def write(session: Any) -> None:
-            for doc in docs:
+            # Read in the transaction: a chunk deleted meanwhile cannot get an orphan vector.
+            found = await self._db[CHUNKS.name].find(
+                {"tenant_id": tenant_id, "_id": {"$in": ids}},
+                {"document_id": 1, "domain_keys": 1, "superseded_by": 1},
+                session=session,
+            ).to_list()
+            chunks = {d["_id"]: d for d in found}
+            missing = [i for i in ids if i not in chunks]
+            if missing:
+                raise ValueError(f"no chunk of tenant {tenant_id!r} has id {missing[0]!r}")
+            for v, blob in blobs:
+                chunk = chunks[v.chunk_id]
+                doc = {
+                    "_id": f"{v.chunk_id}|{v.model}|{v.dimension}",
+                    "tenant_id": tenant_id,
+                    "chunk_id": v.chunk_id,
+                    "document_id": chunk["document_id"],
+                    "domains": chunk["domain_keys"],
+                    "superseded": chunk.get("superseded_by") is not None,
+                    "model": v.model,
+                    "dimension": v.dimension,
+                    "vector": blob,
+                }
                 await self._db[VECTORS].replace_one({"_id": doc["_id"]}, doc, upsert=True, session=session)
             await self._bump(tenant_id, session)
 
@@ -235,7 +238,7 @@ class MongoKnowledge:
         if limit <= 0:
             return []
         matrix = await self._matrix(tenant_id, model, dimension)
-        best = matrix.top(query, domains, limit)
+        best = await asyncio.to_thread(matrix.top, list(query), domains, limit)  # off the event loop
         if not best:
             return []
         found = await self._db[CHUNKS.name].find(

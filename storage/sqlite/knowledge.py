@@ -8,6 +8,7 @@ decided inside the index and only the best ``limit`` rows are joined to their ch
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -181,8 +182,10 @@ class SqliteKnowledge:
         check_query_vector(dimension, query)
         if limit <= 0:
             return []
-        found = await self._db.run(self._vectors.search, tenant_id, model, dimension, list(query), domains, limit)
-        return [ChunkHit(chunk=CHUNKS.from_row(row), score=score) for row, score in found]
+        matrix = await self._db.run(self._vectors.matrix, tenant_id, model, dimension)
+        best = await asyncio.to_thread(matrix.top, list(query), domains, limit)
+        rows = await self._db.run(self._vectors.chunks, tenant_id, [int(key) for key, _ in best])
+        return [ChunkHit(chunk=CHUNKS.from_row(rows[int(key)]), score=score) for key, score in best if int(key) in rows]
 
     async def count_chunks(self, tenant_id: str) -> int:
         row = await self._db.fetch_one("SELECT COUNT(*) FROM knowledge_chunks WHERE tenant_id = ?", (tenant_id,))

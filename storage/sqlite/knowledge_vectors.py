@@ -4,6 +4,8 @@ The matrix of one tenant's vectors of one model+dimension is cached per store an
 with the tenant's knowledge version (``knowledge_versions``), which every knowledge write
 bumps in its own transaction. Each search reads the version first (one indexed row) in the
 same read transaction as any reload, so a write by another process is seen at once.
+The product itself runs off the database thread (numpy releases the GIL), so a search does
+not hold up the store's other calls; the chunks it finds are then read live.
 """
 
 from __future__ import annotations
@@ -70,36 +72,24 @@ class SqliteVectorIndex:
             )
             bump_version(conn, tenant_id)
 
-    def search(
-        self,
-        tenant_id: str,
-        model: str,
-        dimension: int,
-        query: list[float],
-        domains: Sequence[str] | None,
-        limit: int,
-    ) -> list[tuple[sqlite3.Row, float]]:
+    def matrix(self, tenant_id: str, model: str, dimension: int) -> VectorMatrix:
+        """The tenant's current matrix: the cached one if the version still matches."""
         conn = self._db.conn()
-        conn.execute("BEGIN")  # one snapshot: version, matrix and chunks agree
+        conn.execute("BEGIN")  # one snapshot: the version and the vectors agree
         try:
-            matrix = self._matrix(conn, tenant_id, model, dimension)
-            best = matrix.top(query, domains, limit)
-            rows = self._chunks(conn, tenant_id, [int(key) for key, _ in best])
+            version = read_version(conn, tenant_id)
+            cached = self._cache.get(tenant_id, model, dimension, version)
+            if cached is not None:
+                return cached
+            rows = _rows(conn.execute(_LOAD, (tenant_id, model, dimension)))
+            built = VectorMatrix.build(version, rows, dimension)
         finally:
             conn.execute("COMMIT")
-        return [(rows[int(key)], score) for key, score in best if int(key) in rows]
-
-    def _matrix(self, conn: sqlite3.Connection, tenant_id: str, model: str, dimension: int) -> VectorMatrix:
-        version = read_version(conn, tenant_id)
-        cached = self._cache.get(tenant_id, model, dimension, version)
-        if cached is not None:
-            return cached
-        built = VectorMatrix.build(version, _rows(conn.execute(_LOAD, (tenant_id, model, dimension))), dimension)
         self._cache.put(tenant_id, model, dimension, built)
         return built
 
-    @staticmethod
-    def _chunks(conn: sqlite3.Connection, tenant_id: str, seqs: list[int]) -> dict[int, sqlite3.Row]:
+    def chunks(self, tenant_id: str, seqs: list[int]) -> dict[int, sqlite3.Row]:
+        """The live chunks among ``seqs``: one superseded or deleted since is left out."""
         if not seqs:
             return {}
         marks = ", ".join("?" for _ in seqs)
@@ -107,7 +97,7 @@ class SqliteVectorIndex:
             f"SELECT seq, {CHUNKS.select} FROM knowledge_chunks"
             f" WHERE tenant_id = ? AND superseded_by IS NULL AND seq IN ({marks})"
         )
-        return {int(row["seq"]): row for row in conn.execute(sql, (tenant_id, *seqs))}
+        return {int(row["seq"]): row for row in self._db.conn().execute(sql, (tenant_id, *seqs))}
 
 
 def _rows(cursor: sqlite3.Cursor) -> Iterator[tuple[str, list[str], np.ndarray]]:

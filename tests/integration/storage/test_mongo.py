@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from pymongo import ASCENDING, TEXT, IndexModel
 
 from storage import MongoStore, SqliteStore, StorageError, Store, StoreUnavailable, open_store
 from storage.mongo.indexes import INDEXES, SKILL_TTL_SECONDS
@@ -34,6 +35,26 @@ async def test_init_creates_every_index(mongo: MongoStore) -> None:
         for model in models:
             name = model.document["name"]
             assert name in names, (collection, name)
+
+
+async def test_init_drops_the_first_knowledge_indexes(backend: Backend) -> None:
+    """A database made before issue 13 has a text index of the old shape and a unique
+    (tenant_id, source_url) index; init replaces them (one text index per collection)."""
+    if backend.name == "sqlite":
+        pytest.skip("MongoDB only")
+    old = await backend.open(init=False)
+    assert isinstance(old, MongoStore)
+    await old._db["knowledge_chunks"].create_indexes(
+        [IndexModel([("tenant_id", ASCENDING), ("heading", TEXT), ("text", TEXT)], name="tenant_text")]
+    )
+    await old._db["knowledge_documents"].create_index(
+        [("tenant_id", ASCENDING), ("source_url", ASCENDING)], name="tenant_url_unique", unique=True
+    )
+    await old.init()
+    chunks, documents = await _indexes(old, "knowledge_chunks"), await _indexes(old, "knowledge_documents")
+    assert "tenant_text" not in chunks and "tenant_heading_text" in chunks
+    assert "tenant_url_unique" not in documents and "tenant_identity_unique" in documents
+    await old.init()  # and again: nothing left to drop
 
 
 async def test_integrity_and_ttl_indexes(mongo: MongoStore) -> None:
