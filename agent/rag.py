@@ -12,6 +12,7 @@ import structlog
 
 from agent.context import AgentDeps, RequestContext
 from knowledge import KnowledgeBase, RagResult, RetrievedChunk
+from observability import redact_text
 from verification import VerificationResult
 
 log = structlog.get_logger(__name__)
@@ -23,8 +24,11 @@ CHUNK_PROMPT_CHARS = 1500
 
 
 async def request_knowledge(query: str, url: str | None, ctx: RequestContext, deps: AgentDeps) -> RagResult:
+    """``query`` is searched with the task's secrets masked: the query is embedded by the
+    model provider, and a password in a goal must never leave for it."""
     if deps.knowledge is None or not query.strip():
         return RagResult()
+    query = redact_text(query)
     try:
         async with asyncio.timeout(RETRIEVAL_BUDGET_S):
             result = await deps.knowledge.retrieve(ctx.tenant_id, url, query)
@@ -87,7 +91,9 @@ class Learning:
         if len(self._pending) >= self.MAX_PENDING:
             log.info("knowledge.learn_skipped", reason="busy")
             return False
-        task = asyncio.create_task(self._learn(deps.knowledge, ctx.tenant_id, url, dom, previous_action))
+        # The page may show what the task typed (a password in a field's value): the task's
+        # secrets are masked now, while the request's masker holds them.
+        task = asyncio.create_task(self._learn(deps.knowledge, ctx.tenant_id, url, redact_text(dom), redact_text(previous_action)))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
         return True

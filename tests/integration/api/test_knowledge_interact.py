@@ -115,3 +115,35 @@ async def test_pages_the_tenant_never_indexed_are_never_learned(make_api: ApiFac
     await LEARNING.drain()
     listing = (await api.client.get("/api/knowledge/documents", headers=api.headers())).json()
     assert listing["documents"] == []
+
+
+LOGIN_URL = "https://portal.acme-clinic.test/login"
+PASSWORD = "Sunflower-Orbit-42"
+
+
+def login_page(user: str = "", password: str = "", *, echo: str = "") -> str:
+    return (
+        "<html><head><title>Sign in</title></head><body><main><h1>Sign in to the portal</h1>"
+        "<p>Use the account your clinic administrator created for you. Accounts lock after five failed attempts.</p>"
+        f'<label for="u">Username</label><input id="u" name="u" value="{user}">'
+        f'<label for="p">Password</label><input id="p" name="p" type="text" value="{password}">'
+        f"<p id='echo'>{echo}</p>"
+        '<button id="go">Sign in</button></main></body></html>'
+    )
+
+
+async def test_learning_never_stores_the_tasks_secrets(make_api: ApiFactory) -> None:
+    api = await make_api(rate_limit_per_minute=1000, knowledge_learn_tenants=["*"])
+    kb = api.app.state.knowledge
+    await kb.ingest("tenant-a", login_page().encode(), source=LOGIN_URL, source_kind="url", media_type="text/html", domains=["acme-clinic.test"])
+    goal = f'Log in with username "alice" and password "{PASSWORD}"'
+    reply = (await api.interact({"url": LOGIN_URL, "query": goal, "dom": login_page()})).json()
+    ids = {"taskId": reply["taskId"], "sessionId": reply["sessionId"]}
+    pages = [login_page("alice", echo="Typing as alice"), login_page("alice", PASSWORD, echo=f"Your password {PASSWORD} is strong")]
+    for page in pages:
+        reply = (await api.interact({"url": LOGIN_URL, "dom": page, **ids})).json()
+    await LEARNING.drain()
+    chunks = await api.store.knowledge.list_chunks("tenant-a", source=LOGIN_URL)
+    assert chunks and not any(PASSWORD in c.text for c in chunks)
+    documents = (await api.client.get("/api/knowledge/documents", headers=api.headers())).json()["documents"]
+    assert not any(PASSWORD in d["triggerAction"] for d in documents)
