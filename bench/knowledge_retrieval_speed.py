@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 from knowledge.embeddings import HashingEmbedder  # noqa: E402
 from knowledge.retrieve import Retriever  # noqa: E402
 from storage import ChunkVector, KnowledgeChunk, KnowledgeDocument, MongoStore, SqliteStore, Store  # noqa: E402
-from storage._knowledge import STOP_WORDS  # noqa: E402
+from storage import STOP_WORDS  # noqa: E402
 
 TENANT_A = "tenant-a"
 TENANT_B = "tenant-b"

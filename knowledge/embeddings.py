@@ -16,6 +16,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from storage import STOP_WORDS
+
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -63,7 +65,9 @@ class HashingEmbedder:
 
     def vector(self, text: str) -> list[float]:
         out = np.zeros(self._dimension, dtype=np.float32)
-        for word in _WORD.findall(text.lower()):
+        words = _WORD.findall(text.lower())
+        content = [w for w in words if w not in STOP_WORDS]  # "how", "the": every text has them
+        for word in content or words:
             digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
             value = int.from_bytes(digest, "little")
             out[value % self._dimension] += 1.0 if (value >> 63) & 1 else -1.0

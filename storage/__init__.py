@@ -25,6 +25,7 @@ from storage.base import (
 from storage.errors import DuplicateKey, IdempotencyConflict, StorageError, StoreUnavailable, TaskConflict
 from storage.factory import DEFAULT_DATABASE_URL, open_store
 from storage.keys import hash_api_key
+from storage._knowledge import STOP_WORDS
 from storage.models import (
     TERMINAL_CRAWL_STATUSES,
     TERMINAL_TASK_STATUSES,
@@ -60,6 +61,7 @@ from storage.mongo import MongoStore
 from storage.sqlite import SqliteStore, path_from_url
 
 __all__ = [
+    "STOP_WORDS",
     "path_from_url",
     "DEFAULT_DATABASE_URL",
     "TERMINAL_CRAWL_STATUSES",
