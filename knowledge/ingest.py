@@ -22,11 +22,11 @@ from knowledge import spa
 from knowledge.chunking import Chunk, chunk_blocks, content_hash
 from knowledge.embeddings import Embedder
 from knowledge.extract import HTML, Extracted, extract
-from storage.base import KnowledgeRepository
-from storage.models import (
+from storage import (
     ChunkVector,
     KnowledgeChunk,
     KnowledgeDocument,
+    KnowledgeRepository,
     KnowledgeSourceKind,
     new_id,
     utcnow,

@@ -36,8 +36,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from storage.base import KnowledgeRepository
-from storage.models import KnowledgeChunk, KnowledgeDocument
+from storage import KnowledgeChunk, KnowledgeDocument, KnowledgeRepository
 
 SHINGLE_WORDS = 3
 NEAR_DUPLICATE = 0.9

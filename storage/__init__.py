@@ -27,20 +27,12 @@ from storage.factory import DEFAULT_DATABASE_URL, open_store
 from storage.keys import hash_api_key
 from storage._knowledge import STOP_WORDS
 from storage.models import (
-    TERMINAL_CRAWL_STATUSES,
     TERMINAL_TASK_STATUSES,
     ApiKey,
-    ChunkHit,
-    ChunkVector,
     CorrectionRecord,
-    CrawlJob,
-    CrawlJobStatus,
     FinalizeBatch,
     IdempotencyCompletion,
     IdempotencyRecord,
-    KnowledgeChunk,
-    KnowledgeDocument,
-    KnowledgeSourceKind,
     Message,
     MessageRole,
     RateDecision,
@@ -56,6 +48,16 @@ from storage.models import (
     VerificationRecordRow,
     new_id,
     utcnow,
+)
+from storage.knowledge_models import (
+    TERMINAL_CRAWL_STATUSES,
+    ChunkHit,
+    ChunkVector,
+    CrawlJob,
+    CrawlJobStatus,
+    KnowledgeChunk,
+    KnowledgeDocument,
+    KnowledgeSourceKind,
 )
 from storage.mongo import MongoStore
 from storage.sqlite import SqliteStore, path_from_url

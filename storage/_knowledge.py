@@ -19,7 +19,7 @@ import numpy as np
 from pydantic import TypeAdapter
 
 from storage._common import search_terms, to_utc
-from storage.models import ChunkVector, CrawlJob, KnowledgeChunk, KnowledgeDocument
+from storage.knowledge_models import ChunkVector, CrawlJob, KnowledgeChunk, KnowledgeDocument
 
 #: English function words dropped from a lexical query: BM25 gives them next to no weight,
 #: but they match nearly every chunk and would make the engine score the whole tenant.

@@ -12,15 +12,10 @@ from typing import Any, Literal, Protocol
 
 from storage.models import (
     ApiKey,
-    ChunkHit,
-    ChunkVector,
     CorrectionRecord,
-    CrawlJob,
     FinalizeBatch,
     IdempotencyCompletion,
     IdempotencyRecord,
-    KnowledgeChunk,
-    KnowledgeDocument,
     Message,
     RateDecision,
     Session,
@@ -30,6 +25,13 @@ from storage.models import (
     UsageLog,
     UsageTotals,
     VerificationRecordRow,
+)
+from storage.knowledge_models import (
+    ChunkHit,
+    ChunkVector,
+    CrawlJob,
+    KnowledgeChunk,
+    KnowledgeDocument,
 )
 
 UsageGroupBy = Literal["day", "model", "actionType", "task"]

@@ -18,10 +18,7 @@ from storage._common import field_kinds, to_utc
 from storage.models import (
     ApiKey,
     CorrectionRecord,
-    CrawlJob,
     IdempotencyRecord,
-    KnowledgeChunk,
-    KnowledgeDocument,
     Message,
     Record,
     Session,
@@ -31,6 +28,7 @@ from storage.models import (
     UsageLog,
     VerificationRecordRow,
 )
+from storage.knowledge_models import CrawlJob, KnowledgeChunk, KnowledgeDocument
 
 R = TypeVar("R", bound=Record)
 

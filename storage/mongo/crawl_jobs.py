@@ -9,7 +9,7 @@ from pymongo import ReturnDocument
 
 from storage._common import now_utc, to_utc
 from storage._knowledge import ABANDONED_ERROR, clean_job_update
-from storage.models import CrawlJob
+from storage.knowledge_models import CrawlJob
 from storage.mongo.codec import CRAWL_JOBS, db_value
 from storage.mongo.errors import translated
 from storage.mongo.repos import NEWEST_FIRST

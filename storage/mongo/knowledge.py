@@ -26,7 +26,7 @@ from storage._knowledge import (
     lexical_terms,
     norm_domain,
 )
-from storage.models import ChunkHit, ChunkVector, KnowledgeChunk, KnowledgeDocument
+from storage.knowledge_models import ChunkHit, ChunkVector, KnowledgeChunk, KnowledgeDocument
 from storage.mongo.codec import CHUNKS, DOCUMENTS, VECTORS, VERSIONS
 from storage.mongo.errors import Transactions, translated
 from storage.mongo.repos import OLDEST_FIRST

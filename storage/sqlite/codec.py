@@ -14,10 +14,7 @@ from storage._common import field_kinds, iso
 from storage.models import (
     ApiKey,
     CorrectionRecord,
-    CrawlJob,
     IdempotencyRecord,
-    KnowledgeChunk,
-    KnowledgeDocument,
     Message,
     Record,
     Session,
@@ -27,6 +24,7 @@ from storage.models import (
     UsageLog,
     VerificationRecordRow,
 )
+from storage.knowledge_models import CrawlJob, KnowledgeChunk, KnowledgeDocument
 
 R = TypeVar("R", bound=Record)
 

@@ -9,7 +9,7 @@ from pydantic_core import to_jsonable_python
 
 from storage._common import iso, now_utc
 from storage._knowledge import ABANDONED_ERROR, clean_job_update
-from storage.models import CrawlJob
+from storage.knowledge_models import CrawlJob
 from storage.sqlite.codec import CRAWL_JOBS
 from storage.sqlite.connection import SqliteDatabase
 

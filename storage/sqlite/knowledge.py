@@ -21,7 +21,7 @@ from storage._knowledge import (
     lexical_terms,
     scope_tokens,
 )
-from storage.models import ChunkHit, ChunkVector, KnowledgeChunk, KnowledgeDocument
+from storage.knowledge_models import ChunkHit, ChunkVector, KnowledgeChunk, KnowledgeDocument
 from storage.sqlite.codec import CHUNKS, DOCUMENTS
 from storage.sqlite.connection import SqliteDatabase
 from storage.sqlite.knowledge_vectors import SqliteVectorIndex, bump_version

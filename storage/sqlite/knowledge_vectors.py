@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from storage._knowledge import ID_BATCH, VectorCache, VectorMatrix, as_blob
-from storage.models import ChunkVector
+from storage.knowledge_models import ChunkVector
 from storage.sqlite.codec import CHUNKS, load_json
 from storage.sqlite.connection import SqliteDatabase
 
