@@ -27,6 +27,7 @@ async def outcome_prediction(state: InteractState, runtime: Runtime[GraphContext
         state["task"].query,
         step,
         deps.gateway,
+        knowledge=runtime.context.knowledge,
         ctx=call_context(state, runtime) if deps.gateway is not None else None,
     )
     log.info("graph.outcome_prediction", action_type=result.action_type, decided_by=result.decided_by)

@@ -3,6 +3,7 @@ generic templates) for everything else (see :mod:`agent.outcome`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,7 +18,7 @@ from agent.outcome.templates import (
     generic_template,
     navigation_template,
 )
-from agent.reasoning.blocks import element_line, page_blocks
+from agent.reasoning.blocks import element_line, knowledge_block, page_blocks
 from verification import Action, ExpectedOutcome, NextGoal, PageState, format_action, parse_action
 
 log = structlog.get_logger(__name__)
@@ -88,16 +89,20 @@ class OutcomeResult:
     decided_by: Literal["policy", "model"]
 
 
-def outcome_blocks(action: Action, page: PageState, goal: str, step: str | None) -> list[DataBlock]:
+def outcome_blocks(
+    action: Action, page: PageState, goal: str, step: str | None, knowledge: Sequence[str] = ()
+) -> list[DataBlock]:
     element = page.element(action.target) if action.target else None
     target = element_line(element) if element is not None else "(no target element)"
-    return [
+    blocks = [
         DataBlock("goal", goal),
         DataBlock("plan_step", step or "(no plan step)"),
         DataBlock("action", format_action(action)),
         DataBlock("target_element", target),
         *page_blocks(page),
     ]
+    known = knowledge_block(knowledge)  # what the tenant's documentation says happens next
+    return [*blocks, known] if known is not None else blocks
 
 
 def _expected(prediction: OutcomePrediction) -> ExpectedOutcome:
@@ -120,6 +125,7 @@ async def run_outcome_prediction(
     step: str | None = None,
     gateway: LLMGateway | None = None,
     *,
+    knowledge: Sequence[str] = (),
     ctx: CallContext | None = None,
 ) -> OutcomeResult:
     """Predict the outcome of ``action``; the model is asked only for generic actions."""
@@ -131,7 +137,7 @@ async def run_outcome_prediction(
     if kind == "dropdown":
         return OutcomeResult(dropdown_template(element), kind, "policy")
     if gateway is not None and parsed.name not in ("wait", "finish", "fail", "googleSearch"):
-        prompt = Prompt(OUTCOME_INSTRUCTIONS, outcome_blocks(parsed, page, goal, step))
+        prompt = Prompt(OUTCOME_INSTRUCTIONS, outcome_blocks(parsed, page, goal, step, knowledge))
         try:
             generation = await gateway.generate(
                 "OUTCOME_PREDICTION", OutcomePrediction, prompt, ctx=ctx or CallContext()
