@@ -10,7 +10,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-miniwob bench-audit clean
+.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-audit clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
@@ -68,6 +68,14 @@ bench-interact: install-test
 # Knowledge ingestion's main-content F1 on ../shared/bench/article-extraction (~10 s)
 bench-knowledge-extraction: install-test
 	$(PY) -m bench.knowledge_extraction
+
+# Retrieval quality on the fixture knowledge base (Recall@5, MRR@10, isolation, freshness),
+# ingestion through a real crawl job, and retrieval latency at 50,000 chunks (~10 min: the
+# 50k-chunk store is built first)
+bench-knowledge: install-test
+	$(PY) -m bench.knowledge_quality
+	$(PY) -m bench.knowledge_crawl_speed
+	$(PY) bench/knowledge_retrieval_speed.py
 
 # Default: development, wide-tune and wide-held-out groups side by side (bench/miniwob/suites.toml).
 MINIWOB_ARGS ?= --suites --seeds 3

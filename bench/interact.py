@@ -59,12 +59,14 @@ async def _task(client: httpx.AsyncClient, headers: dict[str, str], pages: list[
 
 
 async def _fill_knowledge(store: Any, tenant_id: str, chunks: int) -> None:
-    """``chunks`` chunks for the client's tenant, a fifth of them on the bench pages' site (so
-    every request's retrieval scans real candidates), the rest on four other sites and
-    tenant-wide; built once per database (see bench/knowledge_retrieval_speed.py)."""
+    """``chunks`` chunks for the client's tenant, a fifth of them on the bench pages' site, the
+    rest on four other sites and tenant-wide (see bench/knowledge_retrieval_speed.py). Every
+    chunk also carries one to three of the goal's words, so each request's BM25 ranks
+    thousands of matching chunks: the costly case, not a search that finds nothing."""
     corpus = knowledge_speed.Corpus()
     sites = ["clinic.example", *knowledge_speed.DOMAINS[:4]]
-    await knowledge_speed.fill(store, corpus, tenant_id, chunks, HashingEmbedder(dimension=8), sites)
+    salt = ["add", "new", "patient", "patients", "named", "record", "form"]
+    await knowledge_speed.fill(store, corpus, tenant_id, chunks, HashingEmbedder(dimension=8), sites, salt)
 
 
 async def measure(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ from storage import ChunkHit, KnowledgeChunk, KnowledgeRepository
 
 log = structlog.get_logger(__name__)
 
+#: Answers kept per worker (tenant, query, sites → the answer at one knowledge version).
+ANSWER_CACHE_SIZE = 2048
 #: Reciprocal rank fusion constant.
 RRF_K = 60
 #: A hidden chunk's fused score is multiplied by this: about two places lower than a visible
@@ -89,23 +92,46 @@ class Retriever:
         *,
         limit: int = 5,
         candidates: int = 20,
+        cache_size: int = ANSWER_CACHE_SIZE,
     ) -> None:
         self._repo = repo
         self._embedder = embedder
         self._limit = limit
         self._candidates = candidates
+        self._answers: OrderedDict[tuple[object, ...], tuple[int, RagResult]] = OrderedDict()
+        self._cache_size = cache_size  # 0: every request searches (benchmarks of the search itself)
 
     async def retrieve(
         self, *, tenant_id: str, query: str, allowed_domains: Sequence[str] | None
     ) -> RagResult:
         if not query.strip() or self._limit <= 0:
             return RagResult()
+        # A task's every step asks the same question on the same site: while the tenant's
+        # knowledge version is unchanged, the answer is the one already computed.
+        key = _answer_key(tenant_id, query, allowed_domains)
+        version = await self._repo.version(tenant_id)
+        known = self._answers.get(key)
+        if known is not None and known[0] == version:
+            self._answers.move_to_end(key)
+            return known[1]
+        result, complete = await self._retrieve(tenant_id, query, allowed_domains)
+        if complete and self._cache_size > 0:  # a lexical-only fallback (the embedder failed) is not kept
+            self._answers[key] = (version, result)
+            while len(self._answers) > self._cache_size:
+                self._answers.popitem(last=False)
+        return result
+
+    async def _retrieve(
+        self, tenant_id: str, query: str, allowed_domains: Sequence[str] | None
+    ) -> tuple[RagResult, bool]:
         started = time.perf_counter()
         # The query embedding (a network call) overlaps the lexical search.
         lexical, dense = await asyncio.gather(
             self._repo.search(tenant_id, query, allowed_domains, limit=self._candidates),
             self._dense(tenant_id, query, allowed_domains),
         )
+        complete = dense is not None
+        dense = dense or []
         chunks: dict[str, KnowledgeChunk] = {}
         for hit in [*lexical, *dense]:
             if hit.chunk.superseded_by is None and hit.chunk.tenant_id == tenant_id:
@@ -123,11 +149,12 @@ class Retriever:
             returned=len(result),
             ms=round((time.perf_counter() - started) * 1000, 2),
         )
-        return RagResult(chunks=result, has_org_knowledge=bool(result))
+        return RagResult(chunks=result, has_org_knowledge=bool(result)), complete
 
     async def _dense(
         self, tenant_id: str, query: str, allowed_domains: Sequence[str] | None
-    ) -> list[ChunkHit]:
+    ) -> list[ChunkHit] | None:
+        """The dense hits; ``None`` when the embedder failed (the answer is then lexical only)."""
         if self._embedder is None:
             return []
         embedder = self._embedder
@@ -137,7 +164,7 @@ class Retriever:
         # request with lexical results: the embedder is an optional, external dependency.
         except Exception as exc:  # noqa: BLE001 - logged, and lexical retrieval carries on
             log.warning("knowledge.embed_query_failed", tenant_id=tenant_id, model=embedder.model, error=repr(exc))
-            return []
+            return None
         if len(vector) != embedder.dimension:
             log.warning(
                 "knowledge.embed_query_wrong_dimension",
@@ -146,7 +173,7 @@ class Retriever:
                 expected=embedder.dimension,
                 got=len(vector),
             )
-            return []
+            return None
         return await self._repo.vector_search(
             tenant_id,
             model=embedder.model,
@@ -155,6 +182,11 @@ class Retriever:
             domains=allowed_domains,
             limit=self._candidates,
         )
+
+
+def _answer_key(tenant_id: str, query: str, allowed_domains: Sequence[str] | None) -> tuple[object, ...]:
+    domains = None if allowed_domains is None else tuple(sorted({d.strip().lower() for d in allowed_domains}))
+    return (tenant_id, domains, " ".join(query.split()).casefold())
 
 
 def _retrieved(chunk: KnowledgeChunk, score: float) -> RetrievedChunk:

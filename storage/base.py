@@ -182,6 +182,10 @@ class KnowledgeRepository(Protocol):
         limit: int = 20,
     ) -> list[ChunkHit]:
         """Cosine similarity over vectors of exactly that model and dimension, best first."""
+    async def version(self, tenant_id: str) -> int:
+        """The tenant's knowledge version: every write of its knowledge (documents, chunks,
+        vectors, supersede marks) raises it, in the same transaction. Equal versions mean
+        equal knowledge, so what was computed from it may be reused."""
     async def count_chunks(self, tenant_id: str) -> int: ...
 
 

@@ -264,5 +264,9 @@ class MongoKnowledge:
         self._cache.put(tenant_id, model, dimension, built)
         return built
 
+    async def version(self, tenant_id: str) -> int:
+        doc = await self._db[VERSIONS].find_one({"_id": tenant_id})
+        return 0 if doc is None else int(doc["version"])
+
     async def count_chunks(self, tenant_id: str) -> int:
         return int(await self._db[CHUNKS.name].count_documents({"tenant_id": tenant_id}))

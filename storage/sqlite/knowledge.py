@@ -187,6 +187,10 @@ class SqliteKnowledge:
         rows = await self._db.run(self._vectors.chunks, tenant_id, [int(key) for key, _ in best])
         return [ChunkHit(chunk=CHUNKS.from_row(rows[int(key)]), score=score) for key, score in best if int(key) in rows]
 
+    async def version(self, tenant_id: str) -> int:
+        row = await self._db.fetch_one("SELECT version FROM knowledge_versions WHERE tenant_id = ?", (tenant_id,))
+        return 0 if row is None else int(row[0])
+
     async def count_chunks(self, tenant_id: str) -> int:
         row = await self._db.fetch_one("SELECT COUNT(*) FROM knowledge_chunks WHERE tenant_id = ?", (tenant_id,))
         return 0 if row is None else int(row[0])

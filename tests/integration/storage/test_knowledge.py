@@ -316,3 +316,17 @@ async def test_vector_search_of_a_chunk_in_several_domains(store: Store) -> None
     assert await _texts(store, "twofold", ["shop.example"]) == ["twofold"]
     assert await _texts(store, "twofold", ["SHOP.example."]) == ["twofold"]
     assert [d.id for d in await store.knowledge.list_documents(TENANT_A, domain="shop.example")] == [both.id]
+
+
+async def test_every_knowledge_write_raises_the_tenants_version_only(store: Store) -> None:
+    start_a, start_b = await store.knowledge.version(TENANT_A), await store.knowledge.version(TENANT_B)
+    doc = document("https://shop.example/refunds")
+    made = await put(store, doc, "Refunds take seven days.")
+    after_upsert = await store.knowledge.version(TENANT_A)
+    assert after_upsert > start_a and await store.knowledge.version(TENANT_B) == start_b
+    await store.knowledge.put_vectors(TENANT_A, [vector(made[0], [1.0, 0.0])])
+    after_vectors = await store.knowledge.version(TENANT_A)
+    assert after_vectors > after_upsert
+    await store.knowledge.delete_document(TENANT_A, doc.id)
+    assert await store.knowledge.version(TENANT_A) > after_vectors
+    assert await store.knowledge.version(TENANT_B) == start_b

@@ -36,6 +36,10 @@ class ScriptedRepo:
         self.dense = list(dense)
         self.vector_calls: list[Mapping[str, object]] = []
         self.search_calls: list[tuple[str, str, Sequence[str] | None, int]] = []
+        self.knowledge_version = 1
+
+    async def version(self, tenant_id: str) -> int:
+        return self.knowledge_version
 
     async def search(self, tenant_id: str, query: str, domains: Sequence[str] | None, limit: int = 20) -> list[ChunkHit]:
         self.search_calls.append((tenant_id, query, domains, limit))
@@ -169,3 +173,24 @@ async def test_end_to_end_on_sqlite_with_the_hashing_embedder(tmp_path: Path) ->
         assert theirs.chunks == ()
     finally:
         await store.close()
+
+
+async def test_the_same_question_is_answered_again_until_the_knowledge_changes() -> None:
+    repo = ScriptedRepo(lexical=[chunk("a"), chunk("b")])
+    retriever = Retriever(repo, limit=2)  # type: ignore[arg-type]
+    first = await ids(retriever, "Reset  the password", ["shop.example"])
+    assert await ids(retriever, "reset the password", ["SHOP.example"]) == first
+    assert len(repo.search_calls) == 1  # the second step of the task asked the store nothing new
+    await ids(retriever, "reset the password", ["other.example"])  # another site: searched
+    assert len(repo.search_calls) == 2
+    repo.lexical = [chunk("c")]
+    repo.knowledge_version = 2  # a write: the stored answer is stale
+    assert await ids(retriever, "reset the password", ["shop.example"]) == ["c"]
+
+
+async def test_a_lexical_fallback_is_not_kept() -> None:
+    repo = ScriptedRepo(lexical=[chunk("a")], dense=[chunk("b")])
+    retriever = Retriever(repo, BrokenEmbedder(16), limit=2)  # type: ignore[arg-type]
+    await ids(retriever)
+    await ids(retriever)
+    assert len(repo.search_calls) == 2  # the embedder failed: the next request tries again
