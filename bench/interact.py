@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -38,6 +40,7 @@ from bench import interact_load  # noqa: E402
 from bench import knowledge_retrieval_speed as knowledge_speed  # noqa: E402
 from bench.interact_pages import GOAL, html_pages, v3_pages  # noqa: E402
 from knowledge.embeddings import HashingEmbedder  # noqa: E402
+from storage import SqliteStore  # noqa: E402
 
 
 async def _task(client: httpx.AsyncClient, headers: dict[str, str], pages: list[tuple[str, dict[str, Any]]], server_ms: list[float]) -> int:
@@ -58,6 +61,26 @@ async def _task(client: httpx.AsyncClient, headers: dict[str, str], pages: list[
     return steps
 
 
+_TEMPLATES: dict[int, Path] = {}  # chunks -> a filled database, copied for each run
+
+
+async def _knowledge_template(chunks: int) -> Path:
+    """A database holding ``chunks`` chunks for tenant bench-0, built once per process (and
+    removed at its end)."""
+    if chunks not in _TEMPLATES:
+        root = Path(tempfile.mkdtemp(prefix="stepwise-bench-kb-"))
+        atexit.register(shutil.rmtree, root, True)
+        path = root / f"kb-{chunks}.db"
+        store = SqliteStore.from_url(f"sqlite:///{path}")
+        await store.init()
+        try:
+            await _fill_knowledge(store, "bench-0", chunks)
+        finally:
+            await store.close()
+        _TEMPLATES[chunks] = path
+    return _TEMPLATES[chunks]
+
+
 async def _fill_knowledge(store: Any, tenant_id: str, chunks: int) -> None:
     """``chunks`` chunks for the client's tenant, a fifth of them on the bench pages' site, the
     rest on four other sites and tenant-wide (see bench/knowledge_retrieval_speed.py). Every
@@ -73,6 +96,8 @@ async def measure(
     pages: list[tuple[str, dict[str, Any]]], *, clients: int, tasks_per_client: int, model: str, knowledge_chunks: int = 0
 ) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
+        if knowledge_chunks:
+            shutil.copyfile(await _knowledge_template(knowledge_chunks), f"{tmp}/bench.db")
         settings = Settings(env="test", database_url=f"sqlite:///{tmp}/bench.db", rate_limit_per_minute=10**9, log_level="WARNING")
         app = create_app(settings)
         async with app.router.lifespan_context(app):
@@ -83,8 +108,6 @@ async def measure(
                 app.state.agent_deps.gateway = _model()
             store = app.state.store
             keys = [(await issue_key(store, f"bench-{n}", f"user-{n}")).secret for n in range(clients)]
-            if knowledge_chunks:
-                await _fill_knowledge(store, "bench-0", knowledge_chunks)
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
                 await _task(client, {"Authorization": f"Bearer {keys[0]}"}, pages, [])  # warm-up
