@@ -54,6 +54,11 @@ ERROR_CODES: Final[dict[str, ErrorCodeInfo]] = {
         (404,), "No knowledge document with this id for the caller's tenant", "No document 'd41d8cd9'", {"documentId": "d41d8cd9"}
     ),
     "JOB_NOT_FOUND": ErrorCodeInfo((404,), "No crawl job with this id for the caller's tenant", "No crawl job 'a1b2c3'", {"jobId": "a1b2c3"}),
+    "CRAWLING_DISABLED": ErrorCodeInfo(
+        (403,),
+        "This deployment does not crawl for clients (STEPWISE_KNOWLEDGE_CRAWL_ENABLED=false); upload documents instead",
+        "This deployment does not fetch URLs for clients (STEPWISE_KNOWLEDGE_CRAWL_ENABLED=false); upload the documents instead",
+    ),
     "METHOD_NOT_ALLOWED": ErrorCodeInfo((405,), "The path does not take this method", "Method Not Allowed"),
     "CONFLICT": ErrorCodeInfo((409,), "The request conflicts with the record's state", "Conflict"),
     "TASK_CONFLICT": ErrorCodeInfo(

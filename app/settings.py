@@ -117,6 +117,11 @@ class Settings(BaseSettings):
         description="Hosts or IPs the crawler may fetch although they are not public (self-hosted docs), comma-separated; "
         "everything else that resolves to a loopback, private, link-local or otherwise non-public address is refused",
     )
+    knowledge_crawl_enabled: bool = Field(
+        default=True,
+        description="Whether API clients may start crawls (POST /api/knowledge/index-link): off, the service never fetches "
+        "a URL a client chose (uploads and the operator's `stepwise crawl` still work)",
+    )
     knowledge_crawl_min_delay_s: float = Field(
         default=1.0, ge=0, le=60, description="Least time between two requests to one host (robots Crawl-delay may ask for more)"
     )

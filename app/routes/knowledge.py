@@ -61,6 +61,11 @@ class JobNotFound(NotFound):
     code = "JOB_NOT_FOUND"
 
 
+class CrawlingDisabled(StepwiseError):
+    status_code = 403
+    code = "CRAWLING_DISABLED"
+
+
 class JobFinished(StepwiseError):
     status_code = 409
     code = "JOB_FINISHED"
@@ -157,13 +162,15 @@ def _form_domains(raw: str) -> list[str]:
     "/index-link",
     response_model=CrawlJobOut,
     status_code=202,
-    responses=error_responses(*AUTHENTICATED, *JSON_BODY),
+    responses=error_responses(*AUTHENTICATED, *JSON_BODY, "CRAWLING_DISABLED"),
     summary="Crawl a page, a sitemap or a site into the knowledge base (a background job)",
     description="Answers at once with the job; follow it with `GET /api/knowledge/jobs/{jobId}`. robots.txt is obeyed, "
     "one host gets at most 2 connections and one request per second (or its Crawl-delay), and only public addresses "
     "are fetched.",
 )
-async def index_link(body: IndexLinkIn, ctx: Context, kb: KnowledgeDep) -> CrawlJobOut:
+async def index_link(body: IndexLinkIn, ctx: Context, kb: KnowledgeDep, settings: SettingsDep) -> CrawlJobOut:
+    if not settings.knowledge_crawl_enabled:
+        raise CrawlingDisabled("This deployment does not fetch URLs for clients (STEPWISE_KNOWLEDGE_CRAWL_ENABLED=false); upload the documents instead")
     job = CrawlJob(
         tenant_id=ctx.tenant_id,
         user_id=ctx.user_id,

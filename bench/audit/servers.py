@@ -42,6 +42,8 @@ class Deployment:
             STEPWISE_DATABASE_URL=f"sqlite:///{self.root / 'stepwise.db'}",
             STEPWISE_ENV="test",
             PROMETHEUS_MULTIPROC_DIR=str(self.root / "metrics"),
+            # The fuzzer would otherwise start crawls of the random URLs it sends to index-link
+            STEPWISE_KNOWLEDGE_CRAWL_ENABLED="false",
         )
         env.update(self.settings)
         return env

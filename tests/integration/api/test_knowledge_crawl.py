@@ -107,3 +107,14 @@ async def test_an_unreadable_page_is_an_error_of_that_page_not_of_the_crawl(make
     assert job["status"] == "done", job
     assert job["pagesDone"] == 2 and job["pagesFailed"] == 1 and job["documents"] == 2
     assert [e["url"].rsplit("/", 1)[-1] for e in job["errors"]] == ["broken.pdf"]
+
+
+async def test_a_deployment_can_refuse_to_fetch_for_clients(make_api: ApiFactory) -> None:
+    api = await crawl_api(make_api, knowledge_crawl_enabled=False, knowledge_allow_private_hosts=["127.0.0.1"])
+    with Site(DOCS) as site:
+        response = await api.client.post("/api/knowledge/index-link", json={"url": site.base_url + "/"}, headers=api.headers())
+        assert site.hits == []
+    assert response.status_code == 403 and response.json()["error"]["code"] == "CRAWLING_DISABLED"
+    assert (await api.client.get("/api/knowledge/jobs", headers=api.headers())).json() == []
+    uploaded = await api.client.post("/api/knowledge/ingest", json={"text": "# Setup\n\nRun acme-install."}, headers=api.headers())
+    assert uploaded.status_code == 200
