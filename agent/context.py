@@ -32,6 +32,8 @@ class AgentConfig:
     velocity_limit: int = 5  # successful verifications in a row without progress
     loop_repeats: int = 3  # same action on an unchanged page
     history_window: int = 10
+    chaining: bool = True  # answer safe runs of actions as a chain (agent.chaining)
+    chain_max_actions: int = 10
     idempotency_ttl_seconds: int = 24 * 60 * 60  # how long an Idempotency-Key is remembered
     idempotency_lease_seconds: int = 120  # an unanswered claim older than this was abandoned
 

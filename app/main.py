@@ -126,6 +126,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             config=AgentConfig(
                 max_steps=settings.max_steps,
                 task_idle_minutes=settings.task_idle_minutes,
+                chaining=settings.chaining,
+                chain_max_actions=settings.chain_max_actions,
                 idempotency_ttl_seconds=settings.idempotency_ttl_hours * 3600,
                 idempotency_lease_seconds=settings.idempotency_lease_seconds,
             ),

@@ -94,6 +94,10 @@ class Settings(BaseSettings):
     max_query_chars: int = Field(default=2_000, ge=1, description="Longest `query` accepted")
     max_steps: int = Field(default=50, ge=1, description="Steps per task before MAX_STEPS_EXCEEDED")
     task_idle_minutes: int = Field(default=30, ge=1, description="Active tasks idle longer become interrupted")
+    chaining: bool = Field(
+        default=True, description="Answer a run of safe actions (a form's fields, then its submit) as one chain; false: one action per answer"
+    )
+    chain_max_actions: int = Field(default=10, ge=2, le=25, description="Most actions in one chain")
     idempotency_ttl_hours: int = Field(
         default=24, ge=1, le=24 * 30, description="How long the answer to an Idempotency-Key is kept for a re-send"
     )
