@@ -8,6 +8,7 @@ from typing import Any
 
 import structlog
 
+from agent.chaining import chain_metadata
 from agent.context import AgentDeps, RequestContext
 from agent.contracts import contract_summary
 from agent.errors import TaskConflictError
@@ -41,6 +42,8 @@ def masked(outcome: InteractOutcome) -> InteractOutcome:
         plan=redact(outcome.plan),
         contract=redact(outcome.contract),
         needs_user_input=redact(outcome.needs_user_input),
+        # A chain's actions are executed as they are; what describes them is only shown.
+        actions=[{**item, "description": redact(item["description"])} for item in outcome.actions] if outcome.actions else outcome.actions,
     )
 
 
@@ -86,6 +89,8 @@ def answer(final: InteractState, session: Session, usage: dict[str, Any], server
         plan=stored.plan,
         contract=contract_summary(contract) if contract is not None else None,
         failure_code=stored.failure_code if stored.status in ("failed", "needs_confirmation") else None,
+        actions=[link.wire() for link in outcome.chain] or None,
+        chain_metadata=chain_metadata(list(outcome.chain)) if outcome.chain else None,
         usage=usage,
         server_ms=server_ms,
     )

@@ -67,6 +67,7 @@ def replayed_outcome(task: Task, session_id: str, action: TaskAction) -> Interac
         plan=task.plan,
         contract=answer.get("contract"),
         failure_code=answer.get("failure_code"),
-        actions=action.actions,
+        actions=answer.get("actions"),
+        chain_metadata=answer.get("chain_metadata"),
         replayed=True,
     )

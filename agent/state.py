@@ -37,6 +37,7 @@ class Candidate:
     completes_step: bool = True
     source: Literal["generation", "direct", "correction"] = "generation"
     probe: bool = False  # an exploring move (hover a menu item, page a calendar): no effect is information
+    chain: tuple[Any, ...] = ()  # a model's proposed chain after this action (planning.ChainedAction), judged by agent.chaining
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class StepOutcome:
     probe: bool = False
     flags: tuple[str, ...] = ()
     confirm: dict[str, Any] | None = None  # a destructive action held: the question to the user (agent.destructive)
+    chain: tuple[Any, ...] = ()  # the actions sent in a row, the first being ``action`` (agent.chaining.ChainLink)
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,8 @@ class InteractState(TypedDict, total=False):
     expected_outcome: ExpectedOutcome | None
     corrections: list[CorrectionRecord]
     confirmed: frozenset[str]  # held actions the user confirmed (agent.destructive), sent as they were
+    chain_verdict: Any  # the previous step's chain, each action verified (agent.chaining.ChainVerdict)
+    chain_recovery: Any  # what to do after a chain that stopped early (agent.chaining.Recovery)
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

@@ -18,7 +18,14 @@ from observability.logging import (
 )
 from observability.metrics import Metrics
 from observability.nodes import traced_node
-from observability.outcomes import record_correction, record_task_finished, record_verification
+from observability.outcomes import (
+    record_chain_recovery,
+    record_chain_result,
+    record_chain_sent,
+    record_correction,
+    record_task_finished,
+    record_verification,
+)
 from observability.redaction import (
     MASK,
     PLACEHOLDER,
@@ -75,6 +82,9 @@ __all__ = [
     "init_sentry",
     "interact_trace_name",
     "is_expected_error",
+    "record_chain_recovery",
+    "record_chain_result",
+    "record_chain_sent",
     "record_correction",
     "record_task_finished",
     "record_verification",

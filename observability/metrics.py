@@ -121,6 +121,41 @@ class Metrics:
             namespace=NAMESPACE,
             registry=r,
         )
+        self.chains_sent = Counter(
+            "chains_sent",
+            "Answers that sent a chain of actions, and the actions in them (label kind: chains | actions).",
+            ["kind"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.chains = Counter(
+            "chains",
+            "Chains verified on the next request: complete (every action ran and holds), partial, failed (the first did not hold).",
+            ["result"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.chain_actions = Counter(
+            "chain_actions",
+            "Actions of verified chains by status (verified, unproven, failed, not_run, skipped).",
+            ["status"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.chain_partial_failures = Counter(
+            "chain_partial_failures",
+            "Chains that stopped early, by the index (from 0) of the action that stopped them.",
+            ["index"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.chain_recoveries = Counter(
+            "chain_recoveries",
+            "Recoveries after a chain stopped early, by strategy (retry, skip, regenerate) and outcome (applied, succeeded, failed).",
+            ["strategy", "outcome"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
         self.usage_write_failures = Counter(
             "usage_write_failures",
             "Usage records that could not be written, by sink (store = billing row lost).",
@@ -173,6 +208,20 @@ class Metrics:
 
     def count_correction(self, strategy: str, outcome: str) -> None:
         self.corrections.labels(strategy, outcome).inc()
+
+    def count_chain_sent(self, actions: int) -> None:
+        self.chains_sent.labels("chains").inc()
+        self.chains_sent.labels("actions").inc(actions)
+
+    def count_chain(self, result: str, statuses: list[str], stopped_at: int | None) -> None:
+        self.chains.labels(result).inc()
+        for status in statuses:
+            self.chain_actions.labels(status).inc()
+        if stopped_at is not None:
+            self.chain_partial_failures.labels(str(stopped_at)).inc()
+
+    def count_chain_recovery(self, strategy: str, outcome: str) -> None:
+        self.chain_recoveries.labels(strategy, outcome).inc()
 
     def count_usage_write_failure(self, sink: str) -> None:
         self.usage_write_failures.labels(sink).inc()

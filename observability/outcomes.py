@@ -14,6 +14,9 @@ near-zero cost when LangFuse is off).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from observability.tracing import current_trace
 
 VERIFICATION_SUCCESS = "verification_success"
@@ -63,3 +66,32 @@ def record_task_finished(status: str) -> None:
     handle = current_trace()
     if handle is not None and handle.metrics is not None:
         handle.metrics.count_task_finished(status)
+
+
+def record_chain_sent(actions: int) -> None:
+    """A chain of ``actions`` actions answered: ``stepwise_chains_sent_total{kind}``."""
+    handle = current_trace()
+    if handle is not None and handle.metrics is not None:
+        handle.metrics.count_chain_sent(actions)
+
+
+def record_chain_result(checks: Sequence[Any], recovery: str | None) -> None:
+    """A chain verified on the next request (``checks``: its actions' LinkChecks):
+    ``stepwise_chains_total{result}``, ``stepwise_chain_actions_total{status}``, the index it
+    stopped at (``stepwise_chain_partial_failures_total{index}``) and the recovery chosen."""
+    handle = current_trace()
+    if handle is None or handle.metrics is None or not checks:
+        return
+    statuses = [str(c.status) for c in checks]
+    stopped = next((i for i, s in enumerate(statuses) if s in ("failed", "not_run")), None)
+    result = "complete" if stopped is None else ("failed" if stopped == 0 else "partial")
+    handle.metrics.count_chain(result, statuses, stopped)
+    if recovery is not None:
+        handle.metrics.count_chain_recovery(recovery, "applied")
+
+
+def record_chain_recovery(*, strategy: str, success: bool) -> None:
+    """The step after a chain recovery verified (or not)."""
+    handle = current_trace()
+    if handle is not None and handle.metrics is not None:
+        handle.metrics.count_chain_recovery(strategy, "succeeded" if success else "failed")

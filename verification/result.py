@@ -25,6 +25,7 @@ from verification.lookahead import NextGoal, NextGoalCheck
 from verification.metrics import VerificationRecord
 from verification.observations import ObservationList
 from verification.finding import ErrorCategory
+from verification.chain import LinkCheck
 
 SUMMARY_LIMIT = 300
 DecidedBy = Literal["rules", "model", "synthetic"]
@@ -67,6 +68,7 @@ class VerificationResult(BaseModel):
     next_goal_check: NextGoalCheck | None
     error_category: ErrorCategory | None
     duration_ms: float
+    chain: list[LinkCheck] | None = None  # a chain's actions, each judged on the page (verification.chain)
 
     def to_record(self, *, action: str | Action, goal: str) -> VerificationRecord:
         check = self.next_goal_check

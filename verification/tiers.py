@@ -60,7 +60,7 @@ def _norm(text: str | None) -> str:
     return collapse(text or "").casefold()
 
 
-def _value_holds(wanted: str, actual: str) -> bool:
+def value_holds(wanted: str, actual: str) -> bool:
     w, a = _norm(wanted), _norm(actual)
     if a == w or (w and w in a):
         return True
@@ -82,7 +82,7 @@ def _value_rule(
     if actual is None:
         return
     verb = "typed text" if action.name == "setValue" else "selected option"
-    if _value_holds(wanted, actual):
+    if value_holds(wanted, actual):
         found.succeed(0.95, f"Element {quote(target.id)} now holds the {verb} {quote(actual)}")
         return
     previous: Any = None

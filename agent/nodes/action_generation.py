@@ -9,21 +9,17 @@ from agent.calls import call_context
 from agent.llm import DataBlock, LLMError, Prompt
 from agent.offload import heavy, page_work
 from agent.critic import needs_critic
-from agent.policy import StepDecision, refine_step
+from agent.advance import advance_and_refine
 from agent.search import allowed_domains_for
 from agent.state import Candidate, GraphContext, InteractState
 from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
-from planning import Plan, PlanStep
-from verification import Action, ActionSyntaxError, Contract, PageState, parse_action
+from planning import Plan
+from verification import Action, ActionSyntaxError, Contract, parse_action
 
 log = structlog.get_logger(__name__)
 
 EVIDENCE_WAITS = 2
 MAX_REOPEN = 1
-
-# Steps whose action only moves towards the step (opening a menu, revealing a target).
-_PARTIAL_KINDS = frozenset({"open", "find"})
-
 
 async def action_generation(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
     """The next action for the current plan step: skip what the page already shows done,
@@ -35,12 +31,13 @@ async def action_generation(state: InteractState, runtime: Runtime[GraphContext]
     page = state["page"]
     contract = state["contract"]
     assert plan is not None
-    if (retry := _pending_retry(state)) is not None:
+    if (retry := _pending_retry(state) or _chain_retry(state, plan)) is not None:
         return {"plan": plan, "candidate": retry, "fallback": None}
-    policy_candidate, reason = await page_work(heavy(page), _advance_and_refine, plan, page, contract)
+    _skip_failed_link(state, plan)
+    policy_candidate, reason = await page_work(heavy(page), advance_and_refine, plan, page, contract)
     update: dict[str, Any] = {"plan": plan}
     if plan.current is None and _reopen(plan, contract):
-        policy_candidate, reason = await page_work(heavy(page), _advance_and_refine, plan, page, contract)
+        policy_candidate, reason = await page_work(heavy(page), advance_and_refine, plan, page, contract)
     if plan.current is None:
         progress = state["progress"]
         if plan.steps and _worth_waiting(contract) and progress.evidence_waits < EVIDENCE_WAITS:
@@ -71,6 +68,30 @@ def _critic_needed(state: InteractState, candidate: Candidate) -> bool:
     return needs_critic(candidate.action, element, candidate.confidence, page_url=page.url, allowed_domains=allowed_domains_for(start))
 
 
+def _chain_retry(state: InteractState, plan: Plan) -> Candidate | None:
+    """A chain stopped at an action whose element was re-rendered: the same action on the
+    element that now has its role and name (agent.chaining.recovery), then the rest."""
+    recovery = state.get("chain_recovery")
+    if recovery is None or recovery.strategy != "retry" or recovery.retry is None:
+        return None
+    step = recovery.plan_step
+    if step is not None and 0 <= step < len(plan.steps):
+        plan.steps[step].status = "in_progress"
+        plan.steps[step].attempts += 1
+    return Candidate(recovery.retry, f"Retry on the re-rendered element: {recovery.reason}.", "policy", 0.8, step, True)
+
+
+def _skip_failed_link(state: InteractState, plan: Plan) -> None:
+    """A chain action that may fail (canFail) and did: its step is passed over."""
+    recovery = state.get("chain_recovery")
+    if recovery is None or recovery.strategy != "skip" or recovery.plan_step is None:
+        return
+    if 0 <= recovery.plan_step < len(plan.steps) and plan.steps[recovery.plan_step].status != "completed":
+        plan.steps[recovery.plan_step].status = "skipped"
+        if plan.current_step_index == recovery.plan_step:
+            plan.current_step_index = next((s.index for s in plan.steps if s.status not in ("completed", "skipped")), len(plan.steps))
+
+
 def _pending_retry(state: InteractState) -> Candidate | None:
     """After a corrective wait/scroll verified, send the action it prepared for."""
     pending = state["task"].state.get("pending_retry")
@@ -84,42 +105,6 @@ def _pending_retry(state: InteractState) -> Candidate | None:
     if target is not None and target.occluded:
         return None  # still covered: never acted on blindly; the policy decides anew (close what covers it)
     return Candidate(action, f"Retry {pending['action']} now that the page is ready.", "policy", 0.7, pending.get("plan_step"), True, "correction")
-
-
-def _advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tuple[Candidate | None, str]:
-    while (step := plan.current) is not None:
-        clause = contract.clause(step.clause) if step.clause else None
-        # A suggest step's clause can hold on the text typed to ask for suggestions ("starts
-        # with An" once "An" is typed): only the chosen suggestion in the field is done.
-        if clause is not None and contract.result(clause.id).status == "holds" and step.kind != "suggest":
-            decision = StepDecision(None, "Its clause holds.", satisfied=True)
-        else:
-            if clause is not None and step.value is None and clause.value is not None:
-                step.value = clause.value  # read on the page: the plan keeps it from now on
-            decision = refine_step(step, page, plan, clause.target if clause is not None else None)
-        if decision.satisfied:
-            log.info("plan.step_satisfied", step=step.index, kind=step.kind)
-            step.status = "completed"
-            plan.current_step_index = step.index + 1
-            continue
-        if decision.action is None:
-            return None, decision.reason or f"cannot act on step {step.index}"
-        step.status = "in_progress"
-        step.attempts += 1
-        step.explored.extend(decision.explored)
-        return (
-            Candidate(
-                action=decision.action,
-                thought=f"Step {step.index + 1}/{len(plan.steps)}: {decision.thought}",
-                decided_by="policy",
-                confidence=decision.confidence,
-                plan_step=step.index,
-                completes_step=decision.completes_step and _completes(step, decision.action),
-                probe=decision.probe,
-            ),
-            "",
-        )
-    return None, "every plan step is done"
 
 
 def _reopen(plan: Plan, contract: Contract) -> bool:
@@ -150,12 +135,6 @@ def _worth_waiting(contract: Contract) -> bool:
     return any(
         contract.result(c.id).unproven or c.kind in ("message", "shown", "presence", "url") for c in contract.pending()
     )
-
-
-def _completes(step: PlanStep, action: Action) -> bool:
-    if step.kind in _PARTIAL_KINDS:
-        return False
-    return action.name not in ("scroll", "wait") and not (step.kind in ("click", "submit", "check") and action.name != "click")
 
 
 async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> Candidate | None:
@@ -190,6 +169,7 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
         confidence=refined.confidence,
         plan_step=step.index if step is not None else None,
         completes_step=refined.step_done if step is not None else True,
+        chain=refined.chain,
     )
 
 

@@ -6,6 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.action_validation import ActionRejected, validate_action
+from agent.chaining import ChainLink, model_chain, policy_chain
 from agent.contracts import completion_thought, not_understood, settle
 from agent.destructive import Held, unasked
 from agent.nodes.critic import start_url
@@ -88,18 +89,68 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             return {"outcome": _fail("LOOP_DETECTED", f"The same action {text} was chosen {repeats + 1} times on an unchanged page"), "progress": progress}
         log.info("action_validation.loop_suspected", action=text, repeats=repeats)
         return {"loop_suspected": True, "progress": progress}
+    links = _chain(state, runtime, candidate, text)
     return {
         "progress": progress,
         "loop_suspected": False,
         "outcome": StepOutcome(
-            thought=candidate.thought,
+            thought=_chain_thought(candidate.thought, links),
             action=text,
             decided_by=candidate.decided_by,
             plan_step=candidate.plan_step,
             completes_step=candidate.completes_step,
             probe=candidate.probe,
+            chain=tuple(links),
         ),
     }
+
+
+def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate: Candidate, text: str) -> list[ChainLink]:
+    """The safe run of actions that may follow ``candidate`` without a round trip
+    (agent.chaining): from the policy's plan, or the model's proposed chain — each action
+    vetted exactly as a single one is."""
+    deps = runtime.context.deps
+    if not deps.config.chaining or candidate.source == "correction" or state.get("confirmed"):
+        return []
+    page, contract = state["page"], state["contract"]
+    allowed = allowed_domains_for(start_url(state))
+    secrets, goal = runtime.context.secrets, state["task"].query
+    by_model = candidate.decided_by == "model"
+
+    def vet(action: Action) -> tuple[Action, str] | None:
+        try:
+            action = secrets.fill_placeholders(action, page, by_model=by_model)
+        except PlaceholderMisuse:
+            return None
+        result = validate_action(action, page, allowed_domains=allowed, search_available=deps.search is not None)
+        if isinstance(result, ActionRejected):
+            return None
+        element = page.element(action.target) if action.target else None
+        if unasked(action, element, goal, contract, frozenset()) is not None:
+            return None
+        return action, result.text
+
+    limit = deps.config.chain_max_actions
+    if by_model:
+        links = model_chain(candidate, text, candidate.chain, page, contract, limit=limit, vet=vet)
+    else:
+        links = policy_chain(candidate, text, state.get("plan"), page, contract, limit=limit, vet=vet)
+    plan = state.get("plan")
+    if links and plan is not None:
+        for link in links[1:]:
+            if link.plan_step is not None and 0 <= link.plan_step < len(plan.steps):
+                plan.steps[link.plan_step].status = "in_progress"
+                plan.steps[link.plan_step].attempts += 1
+    if links:
+        log.info("action_validation.chained", actions=len(links), commit=links[-1].commit, decided_by=candidate.decided_by)
+    return links
+
+
+def _chain_thought(thought: str, links: list[ChainLink]) -> str:
+    if not links:
+        return thought
+    ending = " and then submits" if links[-1].commit else ""
+    return f"{thought} This answer chains {len(links)} actions{ending}: {'; '.join(link.description for link in links)}."
 
 
 def _fail(code: str, reason: str) -> StepOutcome:

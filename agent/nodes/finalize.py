@@ -1,16 +1,18 @@
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Literal
 
 import structlog
 from langgraph.runtime import Runtime
 
+from agent.chaining import chain_metadata
 from agent.contracts import contract_summary
 from agent.idempotency import completion
 from agent.progress import fingerprint
 from agent.secret_records import conceal_batch
 from agent.state import GraphContext, InteractState, StepOutcome
-from observability import record_task_finished
+from observability import record_chain_sent, record_task_finished
 from storage import TERMINAL_TASK_STATUSES, FinalizeBatch, Message, Task, TaskAction, VerificationRecordRow
 from verification import ActionSyntaxError, BeforeState, Contract, PageState, clause_hits, describe_element, parse_action
 
@@ -26,10 +28,11 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     task, outcome, page = state["task"], state["outcome"], state["page"]
     is_new = state["is_new_task"]
     step_index = task.step_index
-    progress = state["progress"].with_fingerprint(fingerprint(outcome.action, page))
     plan = state.get("plan")
     contract = state.get("contract")
     hits, target = _aimed_at(contract, outcome, page)
+    chain = [dataclasses.replace(link, clause_hits=hits, target=target) if link.index == 0 else link for link in outcome.chain]
+    progress = state["progress"].with_fingerprint(fingerprint(" ".join(link.text for link in chain) or outcome.action, page))
     secrets = ctx.secrets
     secrets.note_typed(outcome.action, page)  # a value typed into a password field is a secret too
 
@@ -39,6 +42,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         step_index=step_index,
         thought=outcome.thought,
         action=outcome.action,
+        actions=[link.stored() for link in chain] or None,
         decided_by=outcome.decided_by,
         expected_outcome=outcome.expected_outcome,
         before_state=BeforeState.from_page(page).model_dump(mode="json"),
@@ -62,6 +66,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     pending = state.get("pending_retry")
     task_state["pending_retry"] = {"action": pending, "plan_step": outcome.plan_step} if pending and outcome.status == "active" else None
     task_state["confirm"] = outcome.confirm if outcome.status == "active" else None
+    recovery = state.get("chain_recovery")
+    task_state["chain_recovery"] = recovery.stored() if recovery is not None and outcome.status == "active" else None
     if state.get("search_state"):
         task_state["search"] = state["search_state"]
     if outcome.flags:
@@ -95,6 +101,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     stored = await ctx.deps.store.finalize(conceal_batch(batch, secrets, ctx.deps.sealer))
     if stored.status in TERMINAL_TASK_STATUSES:
         record_task_finished(stored.status)
+    if chain:
+        record_chain_sent(len(chain))
     log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version)
     return {"stored_task": stored}
 
@@ -111,6 +119,8 @@ def _answer_snapshot(state: InteractState) -> dict[str, Any]:
         "failure_code": outcome.failure_code if outcome.status in ("failed", "needs_confirmation") else None,
         "verification": verification.model_dump(mode="json") if verification is not None else None,
         "contract": contract_summary(contract) if contract is not None else None,
+        "actions": [link.wire() for link in outcome.chain] or None,
+        "chain_metadata": chain_metadata(list(outcome.chain)) if outcome.chain else None,
     }
 
 

@@ -7,7 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.contracts import previous_step
 from agent.state import GraphContext, InteractState
-from verification import check_contract
+from verification import Contract, check_contract
 
 log = structlog.get_logger(__name__)
 
@@ -19,12 +19,15 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
     set to the contract's answer, so an answer never says two things."""
     task = state["task"]
     result = state.get("verification")
-    contract = check_contract(
-        state["contract"],
-        state["page"],
-        step=task.step_index,
-        previous=previous_step(state.get("last_action"), result, state["page"]),
-    )
+    chain = state.get("chain_verdict")
+    last = state.get("last_action")
+    contract = state["contract"]
+    if chain is not None and last is not None:
+        contract = attest_held(contract, chain.attested, last.step_index)
+        previous: Any = chain.previous
+    else:
+        previous = previous_step(last, result, state["page"])
+    contract = check_contract(contract, state["page"], step=task.step_index, previous=previous)
     satisfied = contract.satisfied
     if result is not None and result.task_completed and not satisfied:
         log.info("goal_check.claim_rejected", decided_by=result.decided_by, pending=[c.id for c in contract.pending()])
@@ -38,3 +41,15 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
     if result is not None:
         update["verification"] = result.model_copy(update={"goal_achieved": satisfied})
     return update
+
+
+def attest_held(contract: Contract, clauses: tuple[str, ...], step: int) -> Contract:
+    """A chain's commit ran after the client re-read the fields it needs (its guard): those
+    preconditions held on the page where the commit was issued, which the server never sees."""
+    if not clauses:
+        return contract
+    held_at = {k: list(v) for k, v in contract.held_at.items()}
+    for clause in clauses:
+        if step not in held_at.setdefault(clause, []):
+            held_at[clause].append(step)
+    return contract.model_copy(update={"held_at": held_at})

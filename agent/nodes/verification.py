@@ -7,11 +7,12 @@ from langgraph.runtime import Runtime
 
 from agent.adapters import verdict_model
 from agent.calls import call_context
+from agent.chaining import choose_recovery, read_report, stored_chain, verify_chain
 from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
-from observability import record_correction, record_verification
+from observability import record_chain_recovery, record_chain_result, record_correction, record_verification
 from planning import Plan
-from verification import BeforeState, ExpectedOutcome, verify_action_with_observations
+from verification import BeforeState, ExpectedOutcome, StepHint, verify_action_with_observations
 
 log = structlog.get_logger(__name__)
 
@@ -30,33 +31,57 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
 
     deps = runtime.context.deps
     step_index = last.metrics.get("plan_step")
-    is_final = plan is not None and step_index is not None and step_index >= len(plan.steps) - 1
+    links = stored_chain(last.actions)
+    last_step = max((link.plan_step for link in links if link.plan_step is not None), default=step_index)
+    is_final = plan is not None and last_step is not None and last_step >= len(plan.steps) - 1
     model = verdict_model(deps.gateway, call_context(state, runtime)) if deps.gateway is not None else None
-    expected = ExpectedOutcome.model_validate(last.expected_outcome) if last.expected_outcome else None
-    result = await verify_action_with_observations(
-        before=BeforeState.model_validate(last.before_state),
-        after=state["page"],
-        action=last.action,
-        goal=task.query,
-        client_observations=state["input"].client_observations,
-        expected_outcome=expected,
-        model=model,
-        step_hint="final" if is_final else "intermediate",
-        context={"session_id": task.session_id, "task_id": task.id},
-    )
+    context = {"session_id": task.session_id, "task_id": task.id}
+    hint: StepHint = "final" if is_final else "intermediate"
+    update: dict[str, Any] = {"chain_verdict": None, "chain_recovery": None}
+    if links:
+        report = read_report(state["input"], links)
+        verdict = await verify_chain(
+            last, links, report, state["page"], goal=task.query, client=state["input"].client_observations,
+            model=model, step_hint=hint, context=context,
+        )  # fmt: skip
+        result = verdict.result
+        recovery = choose_recovery(report, links, verdict.checks, state["page"])
+        record_chain_result(verdict.checks, recovery.strategy if recovery else None)
+        update |= {"chain_verdict": verdict, "chain_recovery": recovery}
+        done = [(link.plan_step, link.completes_step) for link, check in zip(links, verdict.checks, strict=True) if check.status == "verified"]
+        step_ok = verdict.progressed
+    else:
+        expected = ExpectedOutcome.model_validate(last.expected_outcome) if last.expected_outcome else None
+        result = await verify_action_with_observations(
+            before=BeforeState.model_validate(last.before_state),
+            after=state["page"],
+            action=last.action,
+            goal=task.query,
+            client_observations=state["input"].client_observations,
+            expected_outcome=expected,
+            model=model,
+            step_hint=hint,
+            context=context,
+        )
+        done = [(step_index, bool(last.metrics.get("completes_step", True)))] if result.success else []
+        step_ok = result.success
 
     record_verification(tier=result.verification_tier, success=result.success, confidence=result.confidence, goal_achieved=result.goal_achieved)
     if strategy := last.metrics.get("correction"):
         record_correction(strategy=strategy, success=result.success)
+    if recovered := task.state.get("chain_recovery"):
+        record_chain_recovery(strategy=str(recovered.get("strategy")), success=step_ok)
     completed_step = False
-    if plan is not None and result.success and step_index is not None and last.metrics.get("completes_step", True):
-        completed_step = _complete_step(plan, step_index)
+    if plan is not None:
+        for index, completes in done:
+            if index is not None and completes:
+                completed_step = _complete_step(plan, index) or completed_step
     # An exploring move (hover a menu item, page a calendar) is bounded by its own step; that
     # it changed nothing is what the policy reads next, not a failure to correct, and it is
     # neither a failure nor idle progress in the counters.
     probe = bool(last.metrics.get("probe")) and result.error_category != "error_message"
     if not probe:
-        progress = _count(progress, success=result.success, completed_step=completed_step)
+        progress = _count(progress, success=step_ok, completed_step=completed_step)
 
     log.info(
         "verification.routed",
@@ -66,9 +91,10 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
         completed_step=completed_step,
     )
     return {
+        **update,
         "verification": result,
         "velocity_tripped": progress.successes_without_progress >= deps.config.velocity_limit,
-        "step_succeeded": result.success or probe,
+        "step_succeeded": step_ok or probe,
         "plan": plan,
         "progress": progress,
     }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Request, Response
 
@@ -18,7 +18,19 @@ from app.limits import check_interact_limits, check_raw_tree
 from app.schemas.common import camelize
 from app.schemas.examples import REQUEST_EXAMPLES, RESPONSE_EXAMPLES
 from app.schemas.interact import InteractRequest
-from app.schemas.interact_answer import ActionDetailsOut, ContractOut, InteractResponse, MetricsOut, PlanOut, PlanStepOut, UsageOut, VerificationOut
+from app.schemas.interact_answer import (
+    ActionDetailsOut,
+    ChainActionOut,
+    ChainCheckOut,
+    ChainMetadataOut,
+    ContractOut,
+    InteractResponse,
+    MetricsOut,
+    PlanOut,
+    PlanStepOut,
+    UsageOut,
+    VerificationOut,
+)
 from verification import ClientObservations
 
 class _InteractRoute(JsonRoute):
@@ -125,6 +137,9 @@ def _to_input(body: InteractRequest, idempotency: IdempotencyKey | None = None) 
         confirm=body.confirm,
         chain_executed_actions=tuple(chain.executed_actions) if chain else (),
         chain_total_actions=chain.total_actions_in_chain if chain else None,
+        chain_failed_index=chain.failed_index if chain else None,
+        chain_failure_kind=chain.failure_kind if chain else None,
+        chain_skipped=tuple(chain.skipped_indexes) if chain else (),
         client_observations=observations,
         idempotency=idempotency,
     )
@@ -146,6 +161,7 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
             tokens_saved=v.tokens_saved,
             decided_by=v.decided_by,
             error_category=v.error_category,
+            chain=[ChainCheckOut.model_validate(c.model_dump()) for c in v.chain] if v.chain is not None else None,
         )
     plan = None
     if outcome.plan:
@@ -157,6 +173,8 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         thought=outcome.thought,
         action=outcome.action,
         action_details=ActionDetailsOut.of(outcome.action) if outcome.action else None,
+        actions=[_chain_action(item) for item in outcome.actions] if outcome.actions else None,
+        chain_metadata=ChainMetadataOut.model_validate(outcome.chain_metadata) if outcome.chain_metadata else None,
         task_id=outcome.task_id,
         session_id=outcome.session_id,
         status=outcome.status,
@@ -173,3 +191,7 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         has_org_knowledge=outcome.has_org_knowledge,
         replayed=outcome.replayed,
     )
+
+
+def _chain_action(item: dict[str, Any]) -> ChainActionOut:
+    return ChainActionOut.model_validate({**item, "action_details": ActionDetailsOut.of(item["action"])})

@@ -98,6 +98,13 @@ class ChainPartialState(ApiModel):
     )
     dom_after_last_success: str | None = Field(default=None, description="HTML after the last action that succeeded")
     total_actions_in_chain: int = Field(ge=1, description="How many actions the chain had")
+    failed_index: int | None = Field(default=None, ge=0, description="The action that stopped the chain (absent when it ran through)")
+    failure_kind: (
+        Literal["target_changed", "target_missing", "covered", "url_changed", "value_mismatch", "required_value_mismatch", "error"] | None
+    ) = Field(default=None, description="Why it stopped: which guard failed, or `error` when the action itself failed")
+    skipped_indexes: list[int] = Field(
+        default_factory=list, max_length=100, description="canFail actions that failed and were passed over"
+    )
 
 
 class InteractRequest(ApiModel):

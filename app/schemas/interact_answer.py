@@ -34,20 +34,53 @@ class ActionDetailsOut(ApiModel):
         return cls(name=parsed.name, target=parsed.target, value=parsed.value, seconds=parsed.seconds)
 
 
+class ExpectOut(ApiModel):
+    """The target as Stepwise saw it when it chained the action: the client checks the element
+    still is this one before acting (role as an ARIA role name; names compared case- and
+    space-insensitively)."""
+
+    role: str = Field(description="ARIA role: button, textbox, checkbox, radio, combobox, …")
+    name: str = Field(description="Accessible name, as the page gave it")
+
+
+class RequiredValueOut(ApiModel):
+    target: str = Field(description="Element id")
+    value: str | None = Field(default=None, description="A field: the value it must still hold (trimmed) before the action runs")
+    checked: bool | None = Field(default=None, description="A checkbox, radio or switch: whether it must be checked")
+
+
 class ChainActionOut(ApiModel):
-    """One action of a chain (Stepwise does not send chains yet; the shape is fixed)."""
+    """One action of a chain. Run them in ``index`` order with the guards of docs/client.md
+    (target unchanged, URL unchanged, nothing covering it, values read back) and stop at the
+    first that fails, unless it ``canFail``."""
 
     action: str = Field(description="The action in the action grammar")
     action_details: ActionDetailsOut | None = Field(default=None, description="`action` as structured data")
     description: str = Field(description="What the action does, in words")
     index: int = Field(ge=0, description="Position in the chain, from 0")
     can_fail: bool = Field(default=False, description="The chain goes on when this action fails")
+    expect: ExpectOut | None = Field(default=None, description="The target's role and name; null for an action without a target")
+    require_values: list[RequiredValueOut] = Field(
+        default_factory=list, description="Values the client re-reads just before this action (a commit's fields); any mismatch stops the chain"
+    )
+    commit: bool = Field(default=False, description="This last action submits or saves what the chain filled")
 
 
 class ChainMetadataOut(ApiModel):
     total_actions: int = Field(ge=1, description="How many actions the chain has")
-    estimated_duration: float | None = Field(default=None, description="Seconds the chain should take, when known")
+    estimated_duration: float | None = Field(default=None, description="Milliseconds the chain should take, when known")
     safe_to_chain: bool = Field(description="The actions may run without a round trip between them")
+
+
+class ChainCheckOut(ApiModel):
+    index: int = Field(ge=0, description="The action's position in the chain")
+    action: str = Field(description="The action, in the action grammar")
+    status: Literal["verified", "failed", "unproven", "not_run", "skipped"] = Field(
+        description="verified: the page shows it took effect · failed: the page shows it did not, or the client "
+        "stopped there · unproven: nothing on the page can show it · not_run: the chain stopped before it · "
+        "skipped: it failed and could (canFail)"
+    )
+    reason: str = Field(description="Why, in words")
 
 
 class VerificationOut(ApiModel):
@@ -64,6 +97,9 @@ class VerificationOut(ApiModel):
     tokens_saved: int = Field(ge=0, description="Model tokens a deterministic verdict saved")
     decided_by: str = Field(description="rules, model or synthetic (no previous action to verify)")
     error_category: str | None = Field(default=None, description="The kind of failure, when it failed")
+    chain: list[ChainCheckOut] | None = Field(
+        default=None, description="When the previous answer was a chain: each of its actions as the page shows it"
+    )
 
 
 class EvidenceOut(ApiModel):
@@ -146,7 +182,9 @@ class InteractResponse(ApiModel):
         default=None, description="`action` as structured data (null when there is no action)"
     )
     actions: list[ChainActionOut] | None = Field(
-        default=None, description="A chain of actions to run in a row; null (Stepwise answers one action at a time)"
+        default=None,
+        description="A chain of actions to run in a row without a round trip (the first is `action`); null for a single "
+        "action. Report how it went with `lastExecutedActionIndex` and `chainPartialState`",
     )
     chain_metadata: ChainMetadataOut | None = Field(default=None, description="About `actions`; null without a chain")
     task_id: str | None = Field(description="Send it back with the next request (null when no task was created)")

@@ -24,7 +24,7 @@ holds exactly when it held on the page the event's action was issued on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import parse_qsl, urlsplit
@@ -250,20 +250,25 @@ def start(contract: Contract, page: PageState) -> Contract:
     return evaluate(contract.model_copy(update={"baseline": baseline, "results": {}, "held_at": {}}), page, step=0)
 
 
-def evaluate(contract: Contract, page: PageState, *, step: int, previous: PreviousStep | None = None) -> Contract:
+def evaluate(
+    contract: Contract, page: PageState, *, step: int, previous: PreviousStep | Sequence[PreviousStep] | None = None
+) -> Contract:
     """Every clause's status on ``page`` — the page on which action ``step`` will be issued —
-    after ``previous`` (the action before it, with its verdict)."""
+    after ``previous``: the action before it, with its verdict — or, after a chain, each
+    action of it the client ran, in order."""
     contract = read_values(contract, page, step)
     results = dict(contract.results)
     held_at = {k: list(v) for k, v in contract.held_at.items()}
+    steps = [previous] if isinstance(previous, PreviousStep) else list(previous or [None])
     for clause in contract.clauses:
         if clause.kind != "activated":
             continue
         old = contract.result(clause.id)
         if old.status == "holds":
             continue
-        if (new := _event(clause, contract, previous)) is not None:
-            results[clause.id] = new
+        found = [new for ran in steps if (new := _event(clause, contract, ran)) is not None]
+        if found:
+            results[clause.id] = next((new for new in found if new.status == "holds"), found[-1])
         elif clause.id not in results:
             results[clause.id] = ClauseResult(id=clause.id, detail="not done yet")
     for clause in contract.clauses:

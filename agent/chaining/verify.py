@@ -1,0 +1,152 @@
+"""One request verifies a whole chain: every action the client ran, from the page after it.
+
+Fields and boxes are judged on the page (:mod:`verification.chain`); the last action that
+ran, when it is a commit or any other click, goes through the full verifier measured from
+the page as it should have been just before it. The step as a whole worked when nothing
+the client ran failed; it made progress when its first action held — the rest is
+recovered by rule (:mod:`agent.chaining.recovery`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent.chaining.links import ChainLink
+from agent.chaining.report import ChainReport
+from agent.contracts import previous_step
+from storage import TaskAction
+from verification import BeforeState, ClientObservations, ExpectedOutcome, PageState, PreviousStep, VerdictModel, VerificationResult
+from verification import verify_action_with_observations
+from verification.chain import LinkCheck, check_link, predicted_before
+from verification.verdict import StepHint
+
+_FIELD_LIKE = frozenset({"setValue", "select"})
+
+
+@dataclass(frozen=True)
+class ChainVerdict:
+    result: VerificationResult  # the step's verdict, with ``chain`` = each action's check
+    checks: list[LinkCheck]
+    progressed: bool  # the first action holds: what follows is recovered, not corrected
+    previous: list[PreviousStep]  # each action the client ran, as the contract's event checks read it
+    attested: tuple[str, ...]  # precondition clauses the commit's read-back proves held when it ran
+
+
+async def verify_chain(
+    last: TaskAction,
+    links: list[ChainLink],
+    report: ChainReport,
+    page: PageState,
+    *,
+    goal: str,
+    client: ClientObservations | None,
+    model: VerdictModel | None,
+    step_hint: StepHint,
+    context: dict[str, str],
+) -> ChainVerdict:
+    before = BeforeState.model_validate(last.before_state)
+    ran = report.ran_through if report.consistent else len(links) - 1
+    commit = links[-1] if links[-1].commit and ran >= links[-1].index and not report.legacy else None
+    read_back = {target for target, _, _ in commit.requires} if commit is not None else set()
+    checks: list[LinkCheck] = []
+    full: VerificationResult | None = None
+    full_last: TaskAction | None = None  # the commit as a single action, with its predicted before-state
+    full_index = -1
+    for link in links:
+        if link.index > ran:
+            failed = link.index == report.failed_index
+            reason = f"the client stopped here: {report.error or report.failure_kind}" if failed else "not run (the chain stopped before it)"
+            checks.append(LinkCheck(index=link.index, action=link.text, status="failed" if failed else "not_run", reason=reason))
+            continue
+        if link.index in report.skipped:
+            checks.append(LinkCheck(index=link.index, action=link.text, status="skipped", reason="it failed and may fail (canFail)"))
+            continue
+        if link.action.name in _FIELD_LIKE or link.index < ran or not _clicks_out(link):
+            check = check_link(link.index, link.action, link.expect, before, page, read_back=(link.action.target or "") in read_back)
+            checks.append(check)
+            continue
+        # The last action that ran commits (or clicks something that is not a box): the full
+        # verifier, from the page as the chain's earlier actions should have left it.
+        done = [l.action for l in links[: link.index] if l.index not in report.skipped]
+        full_last = last.model_copy(update={"action": link.text, "before_state": predicted_before(before, done).model_dump(mode="json")})
+        witness = ClientObservations(did_network_occur=client.did_network_occur, did_url_change=client.did_url_change) if client else None
+        expected = ExpectedOutcome.model_validate(last.expected_outcome) if last.expected_outcome and link.index == 0 else None
+        full = await verify_action_with_observations(
+            before=BeforeState.model_validate(full_last.before_state), after=page, action=link.text, goal=goal,
+            client_observations=witness, expected_outcome=expected, model=model, step_hint=step_hint, context=context,
+        )  # fmt: skip
+        full_index = link.index
+        status = "verified" if full.success else "failed"
+        checks.append(LinkCheck(index=link.index, action=link.text, status=status, reason=full.reason[:300]))
+    result = _combined(checks, full, before, page, report)
+    previous = _previous(last, links, checks, (full, full_last, full_index), page)
+    first = checks[0].status
+    attested = commit.attests if commit is not None else ()
+    return ChainVerdict(result, checks, first in ("verified", "unproven", "skipped"), previous, attested)
+
+
+def _clicks_out(link: ChainLink) -> bool:
+    """A click the page answers as a whole (a commit), not a box whose state shows it."""
+    return link.commit or (link.action.name == "click" and link.expect is not None and link.expect.role not in ("checkbox", "radio", "switch", "option", "menuitemcheckbox", "menuitemradio"))
+
+
+def _combined(checks: list[LinkCheck], full: VerificationResult | None, before: BeforeState, page: PageState, report: ChainReport) -> VerificationResult:
+    lines = [f"Chain {c.index + 1}/{len(checks)} {c.action}: {c.status} — {c.reason}" for c in checks]
+    failed = [c for c in checks if c.status == "failed"]
+    ok = not failed and all(c.status != "not_run" for c in checks)
+    if full is not None:
+        reason = full.reason if ok else f"{_failure(failed, checks)}; {full.reason}"
+        return full.model_copy(update={"success": full.success and ok, "observations": [*lines, *full.observations], "reason": reason, "chain": checks,
+                                       "error_category": full.error_category if ok else (full.error_category or "not_achieved")})  # fmt: skip
+    verified = sum(c.status == "verified" for c in checks)
+    reason = f"All {len(checks)} actions of the chain hold on the page" if ok else _failure(failed, checks)
+    return VerificationResult(
+        success=ok,
+        confidence=0.9 if ok and verified == len(checks) else (0.75 if ok else 0.3),
+        reason=reason,
+        action_succeeded=ok,
+        task_completed=False,
+        goal_achieved=None,
+        semantic_summary=reason[:300],
+        observations=lines,
+        meaningful_content_change=verified > 0,
+        url_changed=before.url != page.url,
+        client_witness_override=False,
+        verification_tier=1,
+        tokens_saved=0,
+        model_called=False,
+        decided_by="rules",
+        next_goal_check=None,
+        error_category=None if ok else ("value_mismatch" if any("holds" in c.reason for c in failed) else "not_achieved"),
+        duration_ms=0.0,
+        chain=checks,
+    )
+
+
+def _failure(failed: list[LinkCheck], checks: list[LinkCheck]) -> str:
+    if failed:
+        first = failed[0]
+        return f"Chain action {first.index + 1}/{len(checks)} {first.action} failed: {first.reason}"
+    return "The chain stopped before its end"
+
+
+def _previous(
+    last: TaskAction, links: list[ChainLink], checks: list[LinkCheck],
+    commit: tuple[VerificationResult | None, TaskAction | None, int], page: PageState,
+) -> list[PreviousStep]:  # fmt: skip
+    full, full_last, full_index = commit
+    out: list[PreviousStep] = []
+    for link, check in zip(links, checks, strict=True):
+        if check.status in ("not_run", "skipped"):
+            continue
+        if link.index == full_index and full is not None and full_last is not None:
+            as_single = full_last.model_copy(update={"metrics": {**last.metrics, "clause_hits": list(link.clause_hits), "target": link.target}})
+            step = previous_step(as_single, full, page)
+            if step is not None:
+                out.append(step)
+            continue
+        held = check.status == "verified"
+        out.append(PreviousStep(step=last.step_index, action=link.action, hits=link.clause_hits, success=held, effect=held,
+                                observation=check.reason, element=link.target))  # fmt: skip
+    return out
+
