@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import structlog
 
 from agent.context import AgentDeps, RequestContext
+from agent.chaining.stats import chain_stats
 from agent.contracts import contract_summary
 from agent.errors import SessionNotFound, StepwiseError, TaskConflictError, TaskFinished, TaskNotFound
 from cost import TaskCost, task_cost
@@ -72,6 +73,7 @@ class TaskDetail:
     corrections: list[CorrectionRecord]
     cost: TaskCost
     contract: dict[str, Any] | None = None
+    chains: dict[str, int] | None = None  # agent.chaining.stats
 
 
 async def task_detail(task_id: str, ctx: RequestContext, deps: AgentDeps) -> TaskDetail:
@@ -79,9 +81,11 @@ async def task_detail(task_id: str, ctx: RequestContext, deps: AgentDeps) -> Tas
     task = await store.tasks.get(ctx.tenant_id, task_id)
     if task is None:
         raise TaskNotFound(f"No task {task_id!r}", details={"taskId": task_id})
+    actions = await store.actions.list(ctx.tenant_id, task_id)
     return TaskDetail(
         task=task,
-        actions=await store.actions.list(ctx.tenant_id, task_id),
+        actions=actions,
+        chains=chain_stats(actions),
         verifications=await store.verifications.list(ctx.tenant_id, task_id),
         corrections=await store.corrections.list(ctx.tenant_id, task_id),
         cost=await task_cost(store, ctx.tenant_id, task_id),

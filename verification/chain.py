@@ -48,6 +48,7 @@ class LinkCheck(BaseModel):
     action: str
     status: LinkStatus
     reason: str
+    ran: bool = Field(default=True, description="The client executed it")
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,11 @@ def locate(action: Action, expect: Expect | None, page: PageState) -> PageElemen
     element = page.element(action.target) if action.target else None
     if element is not None and (expect is None or expect.matches(element)):
         return element
-    if expect is None:
-        return None
+    return relocate(expect, page) if expect is not None else None
+
+
+def relocate(expect: Expect, page: PageState) -> PageElement | None:
+    """The one visible element with the role and name ``expect`` describes, if exactly one."""
     same = [e for e in page.elements if not e.hidden and expect.matches(e)]
     return same[0] if len(same) == 1 else None
 

@@ -21,7 +21,7 @@ from typing import Literal
 from agent.chaining.links import ChainLink
 from agent.chaining.report import ChainReport
 from verification import Action, PageState
-from verification.chain import LinkCheck, locate
+from verification.chain import LinkCheck, relocate
 
 Strategy = Literal["retry", "skip", "regenerate"]
 _RELOCATABLE = frozenset({"target_changed", "target_missing"})
@@ -40,18 +40,18 @@ class Recovery:
 
 
 def choose_recovery(report: ChainReport, links: list[ChainLink], checks: list[LinkCheck], page: PageState) -> Recovery | None:
-    """``None`` when the chain ran through and every action holds (or nothing ran at all:
-    the first action's failure is corrected like a single action's)."""
+    """``None`` when the chain ran through and every action holds, or when none holds (the
+    first action's failure is corrected like a single action's)."""
     if not report.consistent:
         return Recovery("regenerate", max(report.ran_through + 1, 0), "the client's account of the chain does not match the chain sent")
     stopped = next((c for c in checks if c.status in ("failed", "not_run")), None)
-    if stopped is None or stopped.index == 0:
-        return None
+    if stopped is None or stopped.index == 0 and not any(c.status == "verified" for c in checks):
+        return None  # ran through; or nothing held: corrected like a single action
     link = links[stopped.index]
     if link.can_fail:
         return Recovery("skip", link.index, f"{link.text} may fail; passed over", plan_step=link.plan_step)
     if report.failure_kind in _RELOCATABLE or stopped.status == "failed" and page.element(link.action.target or "") is None:
-        element = locate(dataclasses.replace(link.action, target=None), link.expect, page) if link.expect else None
+        element = relocate(link.expect, page) if link.expect else None
         if element is not None and element.actionable and element.id != link.action.target:
             retry = dataclasses.replace(link.action, target=element.id)
             return Recovery("retry", link.index, f"its element was re-rendered as {element.id!r}", retry=retry, plan_step=link.plan_step)

@@ -46,7 +46,9 @@ async def verify_chain(
 ) -> ChainVerdict:
     before = BeforeState.model_validate(last.before_state)
     ran = report.ran_through if report.consistent else len(links) - 1
-    commit = links[-1] if links[-1].commit and ran >= links[-1].index and not report.legacy else None
+    # Only a consistent account of a chain that ran its commit says the client re-read the
+    # commit's fields just before it (its guard).
+    commit = links[-1] if links[-1].commit and report.consistent and not report.legacy and ran >= links[-1].index else None
     read_back = {target for target, _, _ in commit.requires} if commit is not None else set()
     checks: list[LinkCheck] = []
     full: VerificationResult | None = None
@@ -56,17 +58,22 @@ async def verify_chain(
         if link.index > ran:
             failed = link.index == report.failed_index
             reason = f"the client stopped here: {report.error or report.failure_kind}" if failed else "not run (the chain stopped before it)"
-            checks.append(LinkCheck(index=link.index, action=link.text, status="failed" if failed else "not_run", reason=reason))
+            checks.append(LinkCheck(index=link.index, action=link.text, status="failed" if failed else "not_run", reason=reason, ran=False))
             continue
         if link.index in report.skipped:
-            checks.append(LinkCheck(index=link.index, action=link.text, status="skipped", reason="it failed and may fail (canFail)"))
+            checks.append(LinkCheck(index=link.index, action=link.text, status="skipped", reason="it failed and may fail (canFail)", ran=False))
             continue
         if link.action.name in _FIELD_LIKE or link.index < ran or not _clicks_out(link):
             check = check_link(link.index, link.action, link.expect, before, page, read_back=(link.action.target or "") in read_back)
             checks.append(check)
             continue
         # The last action that ran commits (or clicks something that is not a box): the full
-        # verifier, from the page as the chain's earlier actions should have left it.
+        # verifier, from the page as the chain's earlier actions should have left it — which
+        # only means something when the page shows those actions held.
+        if any(c.status == "failed" for c in checks):
+            checks.append(LinkCheck(index=link.index, action=link.text, status="failed",
+                                    reason="not judged: an earlier action of the chain does not hold on the page"))  # fmt: skip
+            continue
         done = [l.action for l in links[: link.index] if l.index not in report.skipped]
         full_last = last.model_copy(update={"action": link.text, "before_state": predicted_before(before, done).model_dump(mode="json")})
         witness = ClientObservations(did_network_occur=client.did_network_occur, did_url_change=client.did_url_change) if client else None
@@ -80,9 +87,11 @@ async def verify_chain(
         checks.append(LinkCheck(index=link.index, action=link.text, status=status, reason=full.reason[:300]))
     result = _combined(checks, full, before, page, report)
     previous = _previous(last, links, checks, (full, full_last, full_index), page)
-    first = checks[0].status
-    attested = commit.attests if commit is not None else ()
-    return ChainVerdict(result, checks, first in ("verified", "unproven", "skipped"), previous, attested)
+    # Progress: the first action holds, or a later one does (an undone first field is then
+    # redone from the page, not "corrected" onto another element).
+    progressed = checks[0].status in ("verified", "unproven", "skipped") or any(c.status == "verified" for c in checks)
+    attested = commit.attests if commit is not None and checks[commit.index].status == "verified" else ()
+    return ChainVerdict(result, checks, progressed, previous, attested)
 
 
 def _clicks_out(link: ChainLink) -> bool:

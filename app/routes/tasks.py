@@ -13,7 +13,7 @@ from app.error_codes import AUTHENTICATED
 from app.errors import error_responses
 from app.schemas.common import camelize
 from app.schemas.interact_answer import ContractOut
-from app.schemas.tasks import CorrectionOut, StepOut, TaskCostOut, TaskDetailOut, TaskListOut, TaskSummaryOut
+from app.schemas.tasks import ChainStatsOut, CorrectionOut, StepOut, TaskCostOut, TaskDetailOut, TaskListOut, TaskSummaryOut
 from storage import TaskStatus
 
 router = APIRouter(prefix="/api/tasks", tags=["tasks"], route_class=JsonRoute)
@@ -74,6 +74,7 @@ async def get_task(task_id: TaskId, ctx: Context, deps: Deps) -> TaskDetailOut:
                 expected_outcome=camelize(a.expected_outcome),
                 verification=camelize(a.verification),
                 clauses=list(a.metrics.get("clause_hits") or []),
+                actions=[str(item.get("action")) for item in a.actions] if a.actions else None,
                 created_at=a.created_at,
             )
             for a in detail.actions
@@ -85,6 +86,7 @@ async def get_task(task_id: TaskId, ctx: Context, deps: Deps) -> TaskDetailOut:
             total_tokens=detail.cost.tokens,
             cost_usd=detail.cost.cost_usd,
         ),
+        chains=ChainStatsOut.model_validate(detail.chains) if detail.chains is not None else None,
         corrections=[
             CorrectionOut(
                 step_index=c.step_index,

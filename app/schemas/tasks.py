@@ -34,6 +34,7 @@ class StepOut(ApiModel):
     expected_outcome: dict[str, Any] | None = Field(default=None, description="What the page should have shown after it")
     verification: dict[str, Any] | None = Field(default=None, description="Verdict on this action, once verified")
     clauses: list[str] = Field(default_factory=list, description="Contract clauses this action was aimed at")
+    actions: list[str] | None = Field(default=None, description="When the step answered a chain: its actions, the first being `action`")
     created_at: datetime = Field(description=_TIME)
 
 
@@ -47,6 +48,18 @@ class CorrectionOut(ApiModel):
     original_action: str = Field(description="The refused action, in the action grammar")
     corrected_action: str | None = Field(description="What replaced it; null when nothing could")
     created_at: datetime = Field(description=_TIME)
+
+
+class ChainStatsOut(ApiModel):
+    """The task's chains of actions (one answer, several actions) and how they went."""
+
+    sent: int = Field(ge=0, description="Answers that sent a chain")
+    actions_sent: int = Field(ge=0, description="Actions in those chains")
+    complete: int = Field(ge=0, description="Chains that ran through, every action holding on the page")
+    partial: int = Field(ge=0, description="Chains that stopped after their first action (recovered by rule)")
+    failed: int = Field(ge=0, description="Chains whose first action did not hold")
+    actions_executed: int = Field(ge=0, description="Chained actions the client executed")
+    round_trips_saved: int = Field(ge=0, description="Requests the chains spared: each chain's executed actions but one")
 
 
 class TaskCostOut(ApiModel):
@@ -74,6 +87,7 @@ class TaskDetailOut(ApiModel):
     steps: list[StepOut] = Field(description="Every step, in order")
     corrections: list[CorrectionOut] = Field(description="Actions refused and replaced, in order")
     cost: TaskCostOut = Field(description="Model use of the whole task")
+    chains: ChainStatsOut | None = Field(default=None, description="The task's chains of actions")
 
 
 class SessionCreateIn(ApiModel):
