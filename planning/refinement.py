@@ -28,7 +28,7 @@ from planning.errors import RefinementInvalid
 from planning.plan import Plan, PlanStep
 from verification import Action, ActionSyntaxError, PageElement, PageState, format_action, parse_action
 
-MAX_CHAIN: Final = 5
+MAX_CHAIN: Final = 9
 SAFE_URL_SCHEMES: Final = frozenset({"http", "https"})
 # Actions a chain may hold: they stay on the page and commit nothing.
 _CHAINABLE: Final = frozenset({"setValue", "select", "click"})
@@ -76,7 +76,9 @@ class RefinedAction(BaseModel):
         description=(
             "Optional further actions that can run safely right after this one without looking at the page "
             "in between: only typing into or choosing options of other fields of the same form, or ticking "
-            "boxes. Never a navigation, a submit or a click that changes the page. Empty when unsure."
+            "boxes — and, as the very last, the submit/save button the goal asks for, once every field it needs "
+            "is filled. Never a navigation, a key press, finish() or fail(), or a click that changes the page "
+            "mid-chain. Empty when unsure."
         ),
     )
     step_done: bool = Field(
@@ -213,14 +215,16 @@ def _parse(text: str) -> Action:
         raise RefinementInvalid(f"the action is not in the action grammar: {exc}") from exc
 
 
-def _chain_problem(action: Action, page: PageState, used: set[str]) -> str | None:
+def _chain_problem(action: Action, page: PageState, used: set[str], *, last: bool) -> str | None:
+    """Why a proposed chain item cannot be kept. A click on a button is kept only as the
+    last item (a submit): agent.chaining decides whether the goal asks for it."""
     if action.name not in _CHAINABLE:
         return f"{action.name}() cannot run in a chain"
     element = page.element(action.target or "")
     problem = _usable(element, action)
     if problem or element is None:
         return problem
-    if action.name == "click" and element.role not in _CHAIN_CLICK_ROLES:
+    if action.name == "click" and element.role not in _CHAIN_CLICK_ROLES and not (last and element.role == "button"):
         return f"click() on a {element.role} may change the page"
     if element.id in used:
         return f"element {element.id!r} is used twice"
@@ -257,13 +261,13 @@ def validate_refined_action(refined: RefinedAction, page: PageState) -> Refineme
     )
     if refined.chain and main_chainable:
         used = {action.target} if action.target else set()
-        for item in refined.chain:
+        for position, item in enumerate(refined.chain):
             try:
                 chained = parse_action(item.action)
             except ActionSyntaxError:
                 warnings.append("chain cut at an action outside the grammar")
                 break
-            problem = _chain_problem(chained, page, used)
+            problem = _chain_problem(chained, page, used, last=position == len(refined.chain) - 1)
             if problem:
                 warnings.append(f"chain cut: {problem}")
                 break

@@ -204,8 +204,9 @@ class InteractRequest(ApiModel):
         default=None,
         ge=0,
         description=(
-            "Index of the last action of a chain the client executed. Stepwise does not send chains yet, so this "
-            "is accepted for forward compatibility and not read; `stepIndex` is what marks the step"
+            "After an answer with `actions` (a chain): the index of the last action the client executed "
+            "successfully; absent when none ran. Without it (and without `chainPartialState`) Stepwise takes the "
+            "client for one that ran only `action`"
         ),
     )
     confirm: bool | None = Field(
@@ -217,7 +218,7 @@ class InteractRequest(ApiModel):
         ),
     )
     chain_partial_state: ChainPartialState | None = Field(
-        default=None, description="How far a chain of actions got; sent with `lastExecutedActionIndex`"
+        default=None, description="After a chain: what ran, where it stopped and why; sent with `lastExecutedActionIndex`"
     )
     client_observations: ClientObservationsIn | None = Field(
         default=None, description="What the client saw while executing the previous action"
