@@ -38,12 +38,20 @@ def find_alternative(
             continue
         if entry is not None and _entry(match.element) != entry:
             continue
+        if not _carries(match.element, label):
+            continue  # "Last name" is not another "First name": it only shares a word
         candidate = Action(name=action.name, target=match.element.id, value=action.value)
         if not isinstance(
             validate_action(candidate, page, allowed_domains=allowed), ActionRejected
         ):
             return candidate
     return None
+
+
+def _carries(element: PageElement, label: str) -> bool:
+    """Every word of ``label`` is on the element (its name, visible text or placeholder)."""
+    shown = set(words(" ".join(t for t in (element.name, element.text or "", element.placeholder or "") if t)))
+    return set(words(label)) <= shown
 
 
 def _entry(element: PageElement) -> str | None:

@@ -111,6 +111,16 @@ def test_alternative_is_never_the_same_id_and_respects_roles() -> None:
     ) == Action(name="setValue", target="a", value="J")
 
 
+def test_an_alternative_carries_the_whole_label_not_a_shared_word() -> None:
+    """"Last name" is not another "First name": typing Ada there would overwrite Lovelace."""
+    form = page(el("1", "textbox", "First name"), el("2", "textbox", "Last name"), el("3", "textbox", "Email"))
+    assert find_alternative(Action(name="setValue", target="1", value="Ada"), form, "First name", ()) is None
+    renamed = page(el("11", "textbox", "First name (given)"), el("2", "textbox", "Last name"))
+    assert find_alternative(Action(name="setValue", target="1", value="Ada"), renamed, "First name", ()) == Action(
+        name="setValue", target="11", value="Ada"
+    )
+
+
 async def test_occluded_or_offscreen_target_scrolls_into_view() -> None:
     covered = page(el("5", "button", "Save", occluded=True))
     decision = await decide('click("5")', state=covered)
