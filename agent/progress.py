@@ -26,6 +26,7 @@ class TaskProgress(BaseModel):
     fingerprints: list[str] = Field(default_factory=list, description="action@page-hash of recent actions")
     loop_corrections: int = Field(default=0, ge=0, description="Corrections triggered by the repeated-action detector")
     evidence_waits: int = Field(default=0, ge=0, description="Waits issued for the page to show a result after the last step")
+    target_waits: int = Field(default=0, ge=0, description="Waits issued for a step's element to appear (a field rendered late)")
     verified_steps: int = 0
     failed_steps: int = 0
 

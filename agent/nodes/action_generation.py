@@ -19,6 +19,7 @@ from verification import Action, ActionSyntaxError, Contract, parse_action
 log = structlog.get_logger(__name__)
 
 EVIDENCE_WAITS = 2
+TARGET_WAITS = 2
 MAX_REOPEN = 1
 
 async def action_generation(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
@@ -56,9 +57,28 @@ async def action_generation(state: InteractState, runtime: Runtime[GraphContext]
     if model_candidate is not None:
         return {**update, "candidate": model_candidate, "fallback": policy_candidate, "critic_needed": _critic_needed(state, model_candidate)}
     if policy_candidate is None:
+        if (late := _wait_for_late_target(state, plan)) is not None:
+            return {**update, **late}
         log.info("action_generation.no_action", reason=reason)
         return {**update, "candidate": None, "rejections": [reason]}
     return {**update, "candidate": policy_candidate, "fallback": None, "critic_needed": _critic_needed(state, policy_candidate)}
+
+
+def _wait_for_late_target(state: InteractState, plan: Plan) -> dict[str, Any] | None:
+    """The current step's element is not on the page yet, right after a step that worked:
+    pages render fields late (after a chain, a request comes back sooner than a person
+    would). Wait a second — at most ``TARGET_WAITS`` times per task — before giving up."""
+    progress = state["progress"]
+    if plan.current is None or state.get("verification") is None or state.get("step_succeeded") is not True:
+        return None
+    if progress.target_waits >= TARGET_WAITS:
+        return None
+    thought = f"Step {plan.current.index + 1}/{len(plan.steps)}: its element is not on the page yet; waiting for it to appear."
+    return {
+        "progress": progress.model_copy(update={"target_waits": progress.target_waits + 1}),
+        "candidate": Candidate(Action(name="wait", seconds=1.0), thought, "policy", 0.7, plan.current.index, completes_step=False, probe=True),
+        "fallback": None,
+    }
 
 
 def _critic_needed(state: InteractState, candidate: Candidate) -> bool:
