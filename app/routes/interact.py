@@ -125,6 +125,9 @@ def _to_input(body: InteractRequest, idempotency: IdempotencyKey | None = None) 
         confirm=body.confirm,
         chain_executed_actions=tuple(chain.executed_actions) if chain else (),
         chain_total_actions=chain.total_actions_in_chain if chain else None,
+        chain_failed_index=chain.failed_index if chain else None,
+        chain_failure_kind=chain.failure_kind if chain else None,
+        chain_skipped=tuple(chain.skipped_indexes) if chain else (),
         client_observations=observations,
         idempotency=idempotency,
     )

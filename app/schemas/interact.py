@@ -90,14 +90,37 @@ class ClientObservationsIn(ApiModel):
     did_url_change: bool | None = Field(default=None, description="The tab's URL changed (also single-page navigation)")
 
 
+ChainFailureKind = Literal[
+    "target_changed", "target_missing", "covered", "url_changed", "value_mismatch", "required_value_mismatch", "error"
+]
+
+
 class ChainPartialState(ApiModel):
-    """How far the client got through a chain of actions (`actions`) before it stopped."""
+    """How far the client got through a chain of actions (`actions`): sent after every chain,
+    also one that ran to its end (then without `failedIndex`)."""
 
     executed_actions: list[str] = Field(
         default_factory=list, description="The chain's actions the client executed, in order, in the action grammar"
     )
     dom_after_last_success: str | None = Field(default=None, description="HTML after the last action that succeeded")
     total_actions_in_chain: int = Field(ge=1, description="How many actions the chain had")
+    failed_index: int | None = Field(
+        default=None, ge=0, description="The `index` of the action that stopped the chain; absent when it ran to its end"
+    )
+    failure_kind: ChainFailureKind | None = Field(
+        default=None,
+        description=(
+            "Why it stopped (docs/client.md \"Chain guards\"): before the action, `url_changed` (the page left the "
+            "chain's URL), `target_missing` (no such element, or not shown), `covered` (something lies over it), "
+            "`target_changed` (its role or name is not the `expect` one), `required_value_mismatch` (a "
+            "`requireValues` field no longer holds its value); after it, `value_mismatch` (the field did not keep "
+            "the value typed/selected; the action ran) or `error` (it could not be executed)"
+        ),
+    )
+    skipped_indexes: list[Annotated[int, Field(ge=0)]] = Field(
+        default_factory=list, max_length=100,
+        description="The `index` of each `canFail` action that failed and was passed over",
+    )
 
 
 class InteractRequest(ApiModel):

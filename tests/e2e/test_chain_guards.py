@@ -171,3 +171,23 @@ async def test_can_fail_item_is_skipped_and_reported(page: Page, pages_url: str,
     assert partial["skippedIndexes"] == [1] and "failedIndex" not in partial
     assert partial["executedActions"] == [chain[0]["action"], chain[2]["action"], chain[3]["action"]]
     assert await page.text_content("#submits") == "1"
+
+
+@pytest.mark.parametrize("name", ["actions.html", "field_kinds.html", "widgets.html", "chain.html"])
+async def test_inspect_reads_what_the_v3_tree_says(page: Page, pages_url: str, name: str) -> None:
+    """The guards' reading of an element is the tree's: role (as its ARIA name), name, value."""
+    from client.chain_guards import read
+    from verification.elements import normalize_role
+
+    probe = PageProbe(page)
+    await probe.install()
+    await page.goto(f"{pages_url}/pages/{name}")
+    tree = (await probe.capture()).tree
+    readings = await read(probe, [node["i"] for node in tree])
+    assert tree and all(readings[node["i"]].exists for node in tree)
+    for node in tree:
+        found = readings[node["i"]]
+        assert found.role == normalize_role(node["r"]), node
+        assert found.name == node["n"], node
+        assert found.value == node.get("v"), node
+        assert found.perceivable and found.covered == bool(node.get("occ")), node
