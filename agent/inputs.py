@@ -68,9 +68,9 @@ class InteractInput:
     step_index: int | None = None  # the stepIndex of the answer whose action the client executed
     chain_executed_actions: tuple[str, ...] = ()
     chain_total_actions: int | None = None
-    chain_failed_index: int | None = None
-    chain_failure_kind: str | None = None
-    chain_skipped: tuple[int, ...] = ()
+    chain_failed_index: int | None = None  # the chain action that stopped it (None: it ran to its end)
+    chain_failure_kind: str | None = None  # why: target_changed, target_missing, covered, url_changed, value_mismatch, …
+    chain_skipped: tuple[int, ...] = ()  # canFail actions that failed and were passed over
     client_observations: ClientObservations | None = None
     confirm: bool | None = None  # the user's answer to a held destructive action (agent.destructive)
     idempotency: IdempotencyKey | None = None

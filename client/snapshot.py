@@ -25,7 +25,7 @@ from client.errors import ActionError
 
 # The in-page script's fragments (client/page_script/README.md), joined into one function.
 PAGE_SCRIPT_PARTS: Final[tuple[str, ...]] = (
-    "constants.js", "witness.js", "describe.js", "containers.js", "extract.js", "install.js"
+    "constants.js", "witness.js", "describe.js", "containers.js", "extract.js", "guard.js", "install.js"
 )
 
 

@@ -90,20 +90,36 @@ class ClientObservationsIn(ApiModel):
     did_url_change: bool | None = Field(default=None, description="The tab's URL changed (also single-page navigation)")
 
 
+ChainFailureKind = Literal[
+    "target_changed", "target_missing", "covered", "url_changed", "value_mismatch", "required_value_mismatch", "error"
+]
+
+
 class ChainPartialState(ApiModel):
-    """How far the client got through a chain of actions (`actions`) before it stopped."""
+    """How far the client got through a chain of actions (`actions`): sent after every chain,
+    also one that ran to its end (then without `failedIndex`)."""
 
     executed_actions: list[str] = Field(
         default_factory=list, description="The chain's actions the client executed, in order, in the action grammar"
     )
     dom_after_last_success: str | None = Field(default=None, description="HTML after the last action that succeeded")
     total_actions_in_chain: int = Field(ge=1, description="How many actions the chain had")
-    failed_index: int | None = Field(default=None, ge=0, description="The action that stopped the chain (absent when it ran through)")
-    failure_kind: (
-        Literal["target_changed", "target_missing", "covered", "url_changed", "value_mismatch", "required_value_mismatch", "error"] | None
-    ) = Field(default=None, description="Why it stopped: which guard failed, or `error` when the action itself failed")
-    skipped_indexes: list[int] = Field(
-        default_factory=list, max_length=100, description="canFail actions that failed and were passed over"
+    failed_index: int | None = Field(
+        default=None, ge=0, description="The `index` of the action that stopped the chain; absent when it ran to its end"
+    )
+    failure_kind: ChainFailureKind | None = Field(
+        default=None,
+        description=(
+            "Why it stopped (docs/client.md \"Chain guards\"): before the action, `url_changed` (the page left the "
+            "chain's URL), `target_missing` (no such element, or not shown), `covered` (something lies over it), "
+            "`target_changed` (its role or name is not the `expect` one), `required_value_mismatch` (a "
+            "`requireValues` field no longer holds its value); after it, `value_mismatch` (the field did not keep "
+            "the value typed/selected; the action ran) or `error` (it could not be executed)"
+        ),
+    )
+    skipped_indexes: list[Annotated[int, Field(ge=0)]] = Field(
+        default_factory=list, max_length=100,
+        description="The `index` of each `canFail` action that failed and was passed over",
     )
 
 
@@ -204,9 +220,8 @@ class InteractRequest(ApiModel):
         default=None,
         ge=0,
         description=(
-            "After an answer with `actions` (a chain): the index of the last action the client executed "
-            "successfully; absent when none ran. Without it (and without `chainPartialState`) Stepwise takes the "
-            "client for one that ran only `action`"
+            "Index of the last action of a chain the client executed. Stepwise does not send chains yet, so this "
+            "is accepted for forward compatibility and not read; `stepIndex` is what marks the step"
         ),
     )
     confirm: bool | None = Field(
@@ -218,7 +233,7 @@ class InteractRequest(ApiModel):
         ),
     )
     chain_partial_state: ChainPartialState | None = Field(
-        default=None, description="After a chain: what ran, where it stopped and why; sent with `lastExecutedActionIndex`"
+        default=None, description="How far a chain of actions got; sent with `lastExecutedActionIndex`"
     )
     client_observations: ClientObservationsIn | None = Field(
         default=None, description="What the client saw while executing the previous action"

@@ -15,10 +15,30 @@ from client import StepwiseClient
 BASE = "http://stepwise.test"
 
 
+def step(
+    action: str,
+    *,
+    expect: tuple[str, str] | None = None,
+    require: list[tuple[str, str]] | None = None,
+    commit: bool = False,
+    can_fail: bool = False,
+    description: str = "",
+) -> dict[str, Any]:
+    """One chain item as the server sends it (``index`` is filled in by :func:`answer`):
+    ``expect`` = (ARIA role, name) of the target, ``require`` = [(id, value)] that must still
+    read back before it, ``commit`` on a last action that submits."""
+    return {
+        "action": action, "description": description, "canFail": can_fail,
+        "expect": {"role": expect[0], "name": expect[1]} if expect else None,
+        "requireValues": [{"target": target, "value": value} for target, value in require or []],
+        "commit": commit,
+    }
+
+
 def answer(
     action: str = "finish()",
     *,
-    actions: list[str] | None = None,
+    actions: list[str | dict[str, Any]] | None = None,
     can_fail: tuple[int, ...] = (),
     status: str = "active",
     task_id: str = "task-1",
@@ -35,11 +55,13 @@ def answer(
         "needsFullDom": needs_full_dom, "hasOrgKnowledge": False,
     }
     if actions is not None:
-        body["action"] = actions[0]
-        body["actions"] = [
-            {"action": a, "description": f"step {i}", "index": i, "canFail": i in can_fail} for i, a in enumerate(actions)
-        ]
-        body["chainMetadata"] = {"totalActions": len(actions), "safeToChain": True}
+        items = [step(a, can_fail=i in can_fail) if isinstance(a, str) else dict(a) for i, a in enumerate(actions)]
+        for i, item in enumerate(items):
+            item["index"] = i
+            item["description"] = item.get("description") or f"step {i}"
+        body["action"] = items[0]["action"]
+        body["actions"] = items
+        body["chainMetadata"] = {"totalActions": len(items), "safeToChain": True, "estimatedDuration": 300 * len(items)}
     return body
 
 

@@ -50,7 +50,10 @@ async def test_chain_failing_in_the_middle_is_reported(page: Page, pages_url: st
     assert report["taskId"] == "task-1" and report["sessionId"] == "session-1"
     assert report["lastActionStatus"] == "failure"
     assert report["lastExecutedActionIndex"] == 0
-    assert report["chainPartialState"] == {"executedActions": [chain[0]], "totalActionsInChain": 3}
+    assert report["chainPartialState"] == {
+        "executedActions": [chain[0]], "totalActionsInChain": 3,
+        "failedIndex": 1, "failureKind": "target_missing", "skippedIndexes": [],  # guarded: 9999 is not on the page
+    }
     assert "9999" in report["lastActionError"]
     assert await page.input_value("#name") == "Jas"
     assert await page.text_content("#count") == "0"  # the chain stopped: the third action never ran
@@ -64,7 +67,8 @@ async def test_chain_that_runs_to_its_end(page: Page, pages_url: str, tmp_path: 
     await run(api, page, tmp_path)
     report = api.requests[1]
     assert report["lastActionStatus"] == "success" and report["lastExecutedActionIndex"] == 2
-    assert "chainPartialState" not in report and "lastActionError" not in report
+    assert "lastActionError" not in report
+    assert report["chainPartialState"] == {"executedActions": chain, "totalActionsInChain": 3, "skippedIndexes": []}
     assert await page.text_content("#count") == "1"
     assert report["clientObservations"]["didDomMutate"] is True
 
