@@ -54,7 +54,7 @@ class ChainItem:
     @classmethod
     def from_wire(cls, raw: Mapping[str, Any], position: int) -> ChainItem:
         required = tuple(
-            (str(entry["target"]), str(entry.get("value") or ""))
+            (str(entry["target"]), _required(entry))
             for entry in raw.get("requireValues") or ()
             if isinstance(entry, Mapping) and entry.get("target") is not None
         )
@@ -67,6 +67,13 @@ class ChainItem:
             require_values=required,
             commit=bool(raw.get("commit", False)),
         )
+
+
+def _required(entry: Mapping[str, Any]) -> str:
+    """A field's value, or a box's state (``{"target", "checked": true}``) as the guards read it."""
+    if entry.get("value") is None and isinstance(entry.get("checked"), bool):
+        return "true" if entry["checked"] else "false"
+    return str(entry.get("value") or "")
 
 
 @dataclass

@@ -50,6 +50,10 @@ def test_chain_item_reads_the_wire() -> None:
     }, 0)
     assert item.index == 5 and item.commit and item.expect == Expect("button", "Submit")
     assert item.require_values == (("1", "Ada"), ("2", " Lovelace "))
+    boxes = ChainItem.from_wire({"action": 'click("9")', "requireValues": [{"target": "6", "checked": True}, {"target": "7", "checked": False}]}, 0)
+    assert boxes.require_values == (("6", "true"), ("7", "false"))
+    assert check_required(boxes.require_values, {"6": reading(role="checkbox", checked=True), "7": reading(role="checkbox", checked=False)}) is None
+    assert check_required(boxes.require_values, {"6": reading(role="checkbox", checked=False), "7": reading(role="checkbox", checked=False)}) is not None
     bare = ChainItem.from_wire({"action": "wait(1)", "expect": None}, 3)
     assert bare.index == 3 and bare.expect is None and bare.require_values == () and not bare.commit
 
