@@ -149,8 +149,8 @@ def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate: Cand
 def _chain_thought(thought: str, links: list[ChainLink]) -> str:
     if not links:
         return thought
-    ending = " and then submits" if links[-1].commit else ""
-    return f"{thought} This answer chains {len(links)} actions{ending}: {'; '.join(link.description for link in links)}."
+    ending = ", the last one submitting" if links[-1].commit else ""
+    return f"{thought} Sent as a chain of {len(links)} actions{ending}: {'; '.join(link.description for link in links)}."
 
 
 def _fail(code: str, reason: str) -> StepOutcome:
