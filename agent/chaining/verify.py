@@ -74,6 +74,9 @@ async def verify_chain(
             checks.append(LinkCheck(index=link.index, action=link.text, status="failed",
                                     reason="not judged: an earlier action of the chain does not hold on the page"))  # fmt: skip
             continue
+        if before.url.split("#", 1)[0] == page.url.split("#", 1)[0] and (changed := _changed_identity(link, page)) is not None:
+            checks.append(LinkCheck(index=link.index, action=link.text, status="failed", reason=changed))
+            continue
         done = [l.action for l in links[: link.index] if l.index not in report.skipped]
         full_last = last.model_copy(update={"action": link.text, "before_state": predicted_before(before, done).model_dump(mode="json")})
         witness = ClientObservations(did_network_occur=client.did_network_occur, did_url_change=client.did_url_change) if client else None
@@ -92,6 +95,17 @@ async def verify_chain(
     progressed = checks[0].status in ("verified", "unproven", "skipped") or any(c.status == "verified" for c in checks)
     attested = commit.attests if commit is not None and checks[commit.index].status == "verified" else ()
     return ChainVerdict(result, checks, progressed, previous, attested)
+
+
+def _changed_identity(link: ChainLink, page: PageState) -> str | None:
+    """On the same page, the element under the commit's id is now something else ("Delete
+    account" where "Submit" was): whatever the click did, it was not the commit the chain
+    meant. A client without guards can get here; the page shows it. (After a navigation ids
+    belong to another document and say nothing.)"""
+    element = page.element(link.action.target or "")
+    if element is None or link.expect is None or link.expect.matches(element):
+        return None
+    return f"its element is now {element.role} {element.name!r}, not the {link.expect.role} {link.expect.name!r} the chain meant"
 
 
 def _clicks_out(link: ChainLink) -> bool:

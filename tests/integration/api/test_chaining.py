@@ -243,3 +243,14 @@ async def test_a_re_sent_chain_report_is_answered_again_not_stepped_twice(api: A
     twice = await send(api, {**body, "stepIndex": first["stepIndex"]})
     assert twice["replayed"] is True
     assert twice["actions"] == once["actions"] and twice["action"] == once["action"]
+
+
+async def test_a_commit_whose_element_turned_into_something_else_is_not_the_commit(api: Api) -> None:
+    """A client without guards clicked the id the chain gave; on the same page that id is now
+    "Delete account". Whatever happened, it was not the Submit the goal asked for."""
+    first = await start(api, {"interactiveTree": v3_form()})
+    swapped = v3_form(VALUES, submit="Delete account")
+    after = await send(api, {"url": URL, "interactiveTree": swapped, "hasSuccess": True, "success_messages": ["Account deleted"], **ran(first)})
+    assert after["verification"]["chain"][-1]["status"] == "failed"
+    assert "Delete account" in after["verification"]["chain"][-1]["reason"]
+    assert after["status"] != "completed"
