@@ -9,6 +9,7 @@ from agent.action_validation import ActionRejected, validate_action
 from agent.chaining import ChainLink, model_chain, policy_chain
 from agent.contracts import completion_thought, not_understood, settle
 from agent.destructive import Held, unasked
+from agent.offload import heavy, page_work
 from agent.nodes.critic import start_url
 from agent.progress import fingerprint
 from agent.search import allowed_domains_for
@@ -89,7 +90,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             return {"outcome": _fail("LOOP_DETECTED", f"The same action {text} was chosen {repeats + 1} times on an unchanged page"), "progress": progress}
         log.info("action_validation.loop_suspected", action=text, repeats=repeats)
         return {"loop_suspected": True, "progress": progress}
-    links = _chain(state, runtime, candidate, text)
+    links = await _chain(state, runtime, candidate, text)
     return {
         "progress": progress,
         "loop_suspected": False,
@@ -105,7 +106,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
     }
 
 
-def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate: Candidate, text: str) -> list[ChainLink]:
+async def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate: Candidate, text: str) -> list[ChainLink]:
     """The safe run of actions that may follow ``candidate`` without a round trip
     (agent.chaining): from the policy's plan, or the model's proposed chain — each action
     vetted exactly as a single one is."""
@@ -132,9 +133,9 @@ def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate: Cand
 
     limit = deps.config.chain_max_actions
     if by_model:
-        links = model_chain(candidate, text, candidate.chain, page, contract, limit=limit, vet=vet)
+        links = await page_work(heavy(page), model_chain, candidate, text, candidate.chain, page, contract, limit=limit, vet=vet)
     else:
-        links = policy_chain(candidate, text, state.get("plan"), page, contract, limit=limit, vet=vet)
+        links = await page_work(heavy(page), policy_chain, candidate, text, state.get("plan"), page, contract, limit=limit, vet=vet)
     plan = state.get("plan")
     if links and plan is not None:
         for link in links[1:]:

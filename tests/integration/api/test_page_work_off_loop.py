@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import agent.nodes.action_generation
+import agent.advance
 import agent.nodes.complexity_check
 import agent.nodes.planning
 import agent.reasoning.analysis
@@ -25,7 +25,7 @@ _HEAVY = [
     (agent.nodes.complexity_check, "classify_complexity"),
     (agent.reasoning.analysis, "analyse_context"),
     (agent.nodes.planning, "check_plan"),
-    (agent.nodes.action_generation, "refine_step"),
+    (agent.advance, "refine_step"),
 ]
 
 

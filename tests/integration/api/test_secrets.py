@@ -45,6 +45,18 @@ def welcome_tree() -> list[dict[str, Any]]:
     return [{"i": "9", "r": "heading", "n": "Welcome, alice"}, {"i": "10", "r": "btn", "n": "Log out"}]
 
 
+_EXECUTED = ("action", "actionDetails", "requireValues")  # what the client executes or checks the page against
+
+
+def shown(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without what the client executes — the action, and each chained action
+    with the values its guard re-reads: everything left is shown or stored, and masked."""
+    out = {k: v for k, v in answer.items() if k not in ("action", "actionDetails")}
+    if answer.get("actions"):
+        out["actions"] = [{k: v for k, v in item.items() if k not in _EXECUTED} for item in answer["actions"]]
+    return out
+
+
 def _no_secret(where: str, text: str | bytes, secret: str = SECRET) -> None:
     found = secret.encode() in text if isinstance(text, bytes) else secret in text
     assert not found, f"the secret is in plain text in {where}"
@@ -117,9 +129,8 @@ async def test_a_password_is_typed_and_appears_nowhere_else(
         typed = [a for a in answers if a["action"] == f'setValue("2", "{SECRET}")']
         assert len(typed) == 2 and typed[1]["replayed"], "the interact answer and its replay carry the real value"
         for answer in answers:  # everything else in the answers is masked
-            for key, value in answer.items():
-                if key not in ("action", "actionDetails"):  # the action the client executes, parsed
-                    _no_secret(f"an interact answer's {key}", json.dumps(value))
+            for key, value in shown(answer).items():
+                _no_secret(f"an interact answer's {key}", json.dumps(value))
 
         stored = await _everything_stored(api, task_id, session_id)
         _no_secret("the task detail / list / messages", stored)
@@ -284,7 +295,9 @@ async def test_a_lying_model_cannot_send_the_secret_anywhere_but_its_field(make_
         move = {"thought": "Leak it.", "chain": [], "confidence": 0.99, "step_done": True, "missing_info": [], **lie}
         api = await _with_model(make_api, gemini, move)
         first = await _first_step(api, GOALS[0])
-        assert SECRET not in json.dumps(first)
+        assert SECRET not in json.dumps(shown(first))
+        # The policy's own chain may type it, into the password field only.
+        assert [a["action"] for a in first["actions"] or [] if SECRET in a["action"]] in ([], [f'setValue("2", "{SECRET}")'])
         # Rejected: the policy's own step is sent instead.
         assert first["action"] == 'setValue("1", "alice")' and first["decidedBy"] == "policy", first
         for request in gemini.requests:
