@@ -91,7 +91,9 @@ def check_link(
     read_back: bool,
 ) -> LinkCheck:
     """A field or control action of a chain, judged on ``after``. ``read_back``: the client
-    ran a later action whose guard re-read this field's value (the chain's submit)."""
+    ran the chain's submit after its guard re-read this field: when the submit carried the
+    field away (another page), that read-back is the only evidence there is. A field still on
+    the page is judged by what it shows."""
     text = format_action(action)
 
     def verdict(status: LinkStatus, reason: str) -> LinkCheck:
@@ -99,9 +101,9 @@ def check_link(
 
     element = locate(action, expect, after)
     moved_on = not _same_page(before.url, after.url)
+    if read_back and (element is None or moved_on):
+        return verdict("verified", "the client read it back just before the submit; the page has moved on since")
     if element is None:
-        if read_back:
-            return verdict("verified", "the client read it back before the submit; the page has moved on since")
         if moved_on:
             return verdict("unproven", "the page moved on; the element is no longer there to check")
         return verdict("failed", "its element is no longer on the page")

@@ -9,7 +9,7 @@ from verification.actions import Action
 from verification.diff import quote
 from verification.finding import Tier1Finding
 from verification.page import PageState
-from verification.skeleton import Skeleton, message_kind
+from verification.skeleton import TEXT_LIMIT, Skeleton, message_kind
 
 def new_messages(before: Skeleton, after: PageState, kind: str) -> list[str]:
     remaining = Counter(before["messages"].values())
@@ -48,6 +48,10 @@ def refused_sign_in_rule(
         if element.input_type != "password" or (element.value or "") != "" or element.hidden:
             continue
         old = before["elements"].get(element.id)
+        if old is None or old.get("text") != element.name[:TEXT_LIMIT].rstrip():
+            # The page came back as a new document (its ids renumbered): the same field by its name.
+            old = next((d for d in before["elements"].values() if d.get("value") and d.get("text") == element.name[:TEXT_LIMIT].rstrip()
+                        and d.get("role") == element.role), old)  # fmt: skip
         if old is not None and old.get("value"):
             found.fail(
                 0.85,

@@ -9,6 +9,7 @@ recovered by rule (:mod:`agent.chaining.recovery`).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from agent.chaining.links import ChainLink
@@ -30,6 +31,7 @@ class ChainVerdict:
     progressed: bool  # the first action holds: what follows is recovered, not corrected
     previous: list[PreviousStep]  # each action the client ran, as the contract's event checks read it
     attested: tuple[str, ...]  # precondition clauses the commit's read-back proves held when it ran
+    failed_commit: ChainLink | None = None  # the commit ran and did not verify: corrected as a single action
 
 
 async def verify_chain(
@@ -45,11 +47,18 @@ async def verify_chain(
     context: dict[str, str],
 ) -> ChainVerdict:
     before = BeforeState.model_validate(last.before_state)
+    if page.dom_hash == before.dom_hash and page.url == before.url:
+        # The page is exactly the one the chain was sent for: nothing of it ran, whatever the
+        # client says. Judged from the page alone.
+        report = dataclasses.replace(report, consistent=False)
     ran = report.ran_through if report.consistent else len(links) - 1
     # Only a consistent account of a chain that ran its commit says the client re-read the
     # commit's fields just before it (its guard).
     commit = links[-1] if links[-1].commit and report.consistent and not report.legacy and ran >= links[-1].index else None
     read_back = {target for target, _, _ in commit.requires} if commit is not None else set()
+    # Fields the commit's guard re-read: what they show after it ran is the commit's doing (a
+    # form re-shown empty after a refused sign-in), so the commit is judged even then.
+    read_back_texts = {link.text for link in links if (link.action.target or "") in read_back}
     checks: list[LinkCheck] = []
     full: VerificationResult | None = None
     full_last: TaskAction | None = None  # the commit as a single action, with its predicted before-state
@@ -70,7 +79,7 @@ async def verify_chain(
         # The last action that ran commits (or clicks something that is not a box): the full
         # verifier, from the page as the chain's earlier actions should have left it — which
         # only means something when the page shows those actions held.
-        if any(c.status == "failed" for c in checks):
+        if any(c.status == "failed" and c.action not in read_back_texts for c in checks):
             checks.append(LinkCheck(index=link.index, action=link.text, status="failed",
                                     reason="not judged: an earlier action of the chain does not hold on the page"))  # fmt: skip
             continue
@@ -93,8 +102,14 @@ async def verify_chain(
     # Progress: the first action holds, or a later one does (an undone first field is then
     # redone from the page, not "corrected" onto another element).
     progressed = checks[0].status in ("verified", "unproven", "skipped") or any(c.status == "verified" for c in checks)
-    attested = commit.attests if commit is not None and checks[commit.index].status == "verified" else ()
-    return ChainVerdict(result, checks, progressed, previous, attested)
+    # A commit that ran and did not verify is corrected like a single action (a refused
+    # sign-in is not re-typed and re-sent by a regenerated chain, over and over).
+    failed_commit = next((link for link in links if link.index == full_index and full is not None and not full.success), None)
+    if failed_commit is not None:
+        progressed = False
+    held = commit is not None and all(c.status == "verified" for c in checks if c.action in read_back_texts)
+    attested = commit.attests if commit is not None and held and checks[commit.index].status == "verified" else ()
+    return ChainVerdict(result, checks, progressed, previous, attested, failed_commit)
 
 
 def _changed_identity(link: ChainLink, page: PageState) -> str | None:

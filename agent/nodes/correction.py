@@ -26,11 +26,15 @@ async def correction(state: InteractState, runtime: Runtime[GraphContext]) -> di
     progress = state["progress"]
     looping = state.get("loop_suspected") is True
     failed_action = state["candidate"].action if looping and state.get("candidate") else (last.action if last else None)
+    chain = state.get("chain_verdict")
+    failed_link = chain.failed_commit if chain is not None and not looping else None
+    if failed_link is not None:  # a chain's commit that did not verify: it is what is corrected
+        failed_action = failed_link.text
     if result is None or failed_action is None:
         return {"outcome": _fail("NO_RECOVERY", "Nothing to correct from"), "correction_attempted": True}
 
     plan = state.get("plan")
-    step_index = last.metrics.get("plan_step") if last is not None else None
+    step_index = failed_link.plan_step if failed_link is not None else (last.metrics.get("plan_step") if last is not None else None)
     step = plan.steps[step_index] if plan is not None and step_index is not None and step_index < len(plan.steps) else None
     decision = await plan_correction(
         failed_action,
@@ -50,7 +54,7 @@ async def correction(state: InteractState, runtime: Runtime[GraphContext]) -> di
         ctx=call_context(state, runtime) if deps.gateway is not None else None,
     )
     original = failed_action if isinstance(failed_action, str) else str(failed_action)
-    record = to_record(decision, tenant_id=task.tenant_id, task_id=task.id, step_index=task.step_index, original_action=last.action if last else original)
+    record = to_record(decision, tenant_id=task.tenant_id, task_id=task.id, step_index=task.step_index, original_action=original if failed_link is not None or last is None else last.action)
     record_correction(strategy=decision.strategy, success=None)
     log.info("graph.correction", strategy=decision.strategy, attempt=decision.attempt, failure_code=decision.failure_code, looping=looping)
     counters = {"retries_on_step": progress.retries_on_step + 1}

@@ -254,3 +254,29 @@ async def test_a_commit_whose_element_turned_into_something_else_is_not_the_comm
     assert after["verification"]["chain"][-1]["status"] == "failed"
     assert "Delete account" in after["verification"]["chain"][-1]["reason"]
     assert after["status"] != "completed"
+
+
+async def test_a_client_claiming_more_than_the_page_shows_never_completes(api: Api) -> None:
+    """It says the whole chain ran; the form shows only the first field filled."""
+    first = await start(api, {"interactiveTree": v3_form()})
+    after = await send(api, {"url": URL, "interactiveTree": v3_form({"First name": "Ada"}), **ran(first)})
+    assert [c["status"] for c in after["verification"]["chain"]][:5] == ["verified", "failed", "failed", "failed", "failed"]
+    assert after["status"] != "completed"
+    assert after["contract"]["clauses"][-1]["status"] != "holds"  # the Submit is not done for the contract
+
+
+def login(user: str = "", password: str = "", *, error: bool = False) -> list[dict[str, Any]]:
+    tree = [{"i": "1", "r": "inp", "n": "Username", "v": user}, {"i": "2", "r": "inp", "n": "Password", "ty": "password", "v": password},
+            {"i": "3", "r": "btn", "n": "Log in"}]  # fmt: skip
+    return [*tree, {"i": "e1", "r": "alert", "n": "Invalid username or password"}] if error else tree
+
+
+async def test_a_refused_sign_in_at_the_end_of_a_chain_is_corrected_not_re_sent_by_a_new_chain(api: Api) -> None:
+    first = await start(api, {"interactiveTree": login()}, "Log in as alice with password letmein")
+    assert [a["action"] for a in first["actions"]] == ['setValue("1", "alice")', 'setValue("2", "letmein")', 'click("3")']
+    refused = await send(api, {"url": URL, "interactiveTree": login("alice", error=True), **ran(first)})
+    assert refused["verification"]["chain"][-1]["status"] == "failed"
+    assert refused["status"] != "completed"
+    assert refused["actions"] is None  # corrected as a single action, not typed and sent again as a chain
+    detail = (await api.client.get(f"/api/tasks/{first['taskId']}", headers=api.headers())).json()
+    assert detail["corrections"] and detail["corrections"][-1]["originalAction"] == 'click("3")'
