@@ -65,12 +65,16 @@ async def action_generation(state: InteractState, runtime: Runtime[GraphContext]
 
 
 def _wait_for_late_target(state: InteractState, plan: Plan) -> dict[str, Any] | None:
-    """The current step's element is not on the page yet, right after a step that worked:
-    pages render fields late (after a chain, a request comes back sooner than a person
-    would). Wait a second — at most ``TARGET_WAITS`` times per task — before giving up."""
+    """The current step's element is not on the page yet, right after a chain that worked:
+    pages render fields late, and after a chain the request comes back sooner than after
+    one action per round trip. Wait a second — at most ``TARGET_WAITS`` times per task —
+    before giving up."""
     progress = state["progress"]
     if plan.current is None or state.get("verification") is None or state.get("step_succeeded") is not True:
         return None
+    last = state.get("last_action")
+    if last is None or not last.actions:
+        return None  # one action at a time gives a late field a round trip per step already
     if progress.target_waits >= TARGET_WAITS:
         return None
     thought = f"Step {plan.current.index + 1}/{len(plan.steps)}: its element is not on the page yet; waiting for it to appear."
