@@ -161,7 +161,7 @@ def check_required(required: Sequence[tuple[str, str]], readings: Mapping[str, R
         reading = readings.get(element_id, MISSING)
         if not reading.exists:
             return GuardFailure("required_value_mismatch", f"required value lost: no element {element_id!r} on the page")
-        if not holds(reading, wanted, choice=True):
+        if not holds(reading, wanted):
             return GuardFailure(
                 "required_value_mismatch",
                 f"required value lost: {reading.describe()} should hold {wanted!r}, it holds {reading.shown()}",
@@ -173,18 +173,18 @@ def check_readback(element_id: str, reading: Reading, wanted: str) -> GuardFailu
     """Guard 4: the field took what was typed or selected."""
     if not reading.exists:
         return GuardFailure("value_mismatch", f"value not kept: element {element_id!r} left the page after the input")
-    if not holds(reading, wanted, choice=True):
+    if not holds(reading, wanted):
         return GuardFailure("value_mismatch", f"value not kept: {reading.describe()} holds {reading.shown()}, not {wanted!r}")
     return None
 
 
-def holds(reading: Reading, wanted: str, *, choice: bool) -> bool:
+def holds(reading: Reading, wanted: str) -> bool:
     """Does the element hold ``wanted`` (trimmed)? A select: one of its selected options, by
     value or text (text also case-folded, as ``select`` chooses); a checkbox: its checked state
     for a true/false value; a date/time/number field: the same value in the field's own shape;
     a custom list box: its text."""
     want = wanted.strip()
-    if reading.selected and choice:
+    if reading.selected:
         return any(value.strip() == want or folded(text) == folded(want) for value, text in reading.selected)
     if reading.checked is not None and reading.value is None:
         return reading.checked == (want.lower() not in _UNCHECKED)

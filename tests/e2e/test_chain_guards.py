@@ -161,6 +161,23 @@ async def test_cleared_field_blocks_the_commit(page: Page, pages_url: str, tmp_p
     assert await page.text_content("#submits") == "0"
 
 
+async def test_page_moved_to_another_url_stops_the_chain(page: Page, pages_url: str, tmp_path: Path) -> None:
+    ids = await open_form(page, pages_url, "route")
+    chain = [fill(ids, key) for key in FIELDS] + [submit(ids)]
+    _result, report = await run(page, tmp_path, chain)
+    stopped(report, 2, "url_changed", executed=2)
+    assert "step=2" in report["lastActionError"]
+    assert await page.input_value("#email") == ""
+
+
+async def test_a_changed_fragment_is_the_same_page(page: Page, pages_url: str, tmp_path: Path) -> None:
+    ids = await open_form(page, pages_url, "hash")
+    chain = [fill(ids, key) for key in FIELDS] + [submit(ids)]
+    _result, report = await run(page, tmp_path, chain)
+    assert report["lastActionStatus"] == "success" and "failedIndex" not in report["chainPartialState"]
+    assert page.url.endswith("#contact") and await page.text_content("#submits") == "1"
+
+
 async def test_can_fail_item_is_skipped_and_reported(page: Page, pages_url: str, tmp_path: Path) -> None:
     ids = await open_form(page, pages_url)
     chain = [fill(ids, "first"), fill(ids, "country", "Atlantis", can_fail=True), fill(ids, "last"),
