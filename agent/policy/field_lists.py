@@ -188,5 +188,4 @@ def swallowed(text: str | None, quoted: Iterable[str] = ()) -> bool:
     bare = _QUOTE_SPAN.sub(f" {_MARK} ", folded)
     if _INTO_WORD.search(bare):
         return True
-    listed = _LISTED.search(bare)
-    return listed is not None and (_RELATION.search(bare[listed.end() - 1 :]) is not None or _MARK in bare[listed.end() - 1 :])
+    return _LISTED.search(bare) is not None and (_RELATION.search(f" {bare} ") is not None or _MARK in bare)

@@ -98,3 +98,62 @@ async def test_a_verb_shared_by_five_fields_never_types_the_list_into_the_last_o
     assert not any("into" in v for v in form.values.values()), form.values
     assert bodies[-1]["status"] == "completed", [(b["action"], b["status"], b.get("error")) for b in bodies]
     assert form.submitted == WANTED
+
+
+PHRASINGS = [
+    "Type Ada into First name, Lovelace into Last name, ada@example.com into Email, 555-0100 into Phone, London into City and click Submit",
+    'Enter "Ada" in First name, "Lovelace" in Last name, "ada@example.com" in Email, "555-0100" in Phone and "London" in City, then submit',
+    'Fill the form: First name "Ada", Last name "Lovelace", Email "ada@example.com", Phone "555-0100", City "London". Submit.',
+    "Fill in the first name with Ada, the last name with Lovelace, the email with ada@example.com, the phone with 555-0100 and the city with London, then press Submit",
+    "Set First name to Ada, Last name to Lovelace, Email to ada@example.com, Phone to 555-0100, City to London and press Submit",
+]
+
+
+@pytest.mark.parametrize("goal", PHRASINGS)
+@pytest.mark.parametrize("layout", [None, "label", "aria", "placeholder"])
+async def test_every_phrasing_fills_every_field_then_submits(api: Api, goal: str, layout: str | None) -> None:
+    form = Form(html_layout=layout)
+    bodies = await run(api, goal, form)
+    assert bodies[-1]["status"] == "completed", [(b["action"], b["status"], b.get("error")) for b in bodies]
+    assert form.submitted == WANTED
+    assert all(b["decidedBy"] == "policy" for b in bodies)
+
+
+@pytest.mark.parametrize("goal", PHRASINGS[:3])
+async def test_a_field_that_does_not_take_its_value_is_never_completed(api: Api, goal: str) -> None:
+    form = Form(sabotage="4")  # the Phone field drops what is typed into it
+    bodies = await run(api, goal, form, limit=30)
+    assert bodies[-1]["status"] != "completed"
+    assert form.submitted is None or form.submitted.get("4") != "555-0100"
+
+
+@pytest.mark.parametrize("goal", PHRASINGS[:3])
+async def test_a_field_the_page_does_not_have_is_never_completed(api: Api, goal: str) -> None:
+    names = {i: n for i, n in FIELDS.items() if n != "City"}
+    form = Form(names=names)
+    bodies = await run(api, goal, form, limit=30)
+    assert bodies[-1]["status"] != "completed", [(b["action"], b["status"]) for b in bodies]
+
+
+async def test_a_field_left_out_of_the_goal_is_not_filled_by_guessing(api: Api) -> None:
+    """Four values for five fields: the fifth stays empty and the task is still done — it
+    is the goal's list, not the page's, that must hold."""
+    form = Form()
+    bodies = await run(api, "Type Ada into First name, Lovelace into Last name, ada@example.com into Email and 555-0100 into Phone, then click Submit", form)
+    assert bodies[-1]["status"] == "completed"
+    assert form.submitted == {k: v for k, v in WANTED.items() if k != "5"}
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "Fill the form with first name Ada last name Lovelace and click Submit",
+        "Type Tom and Jerry into First name, Lovelace into Last name and click Submit",
+    ],
+)
+async def test_a_list_that_cannot_be_split_is_declined_before_anything_is_typed(api: Api, goal: str) -> None:
+    form = Form()
+    bodies = await run(api, goal, form)
+    assert bodies[0]["status"] == "failed"
+    assert form.values == {} and form.submitted is None
+    assert bodies[0]["failureCode"] == "GOAL_NOT_UNDERSTOOD"
