@@ -63,18 +63,19 @@ _FORM_HEAD: Final = re.compile(
 )
 
 
-def _parts(folded: str, start: int) -> list[tuple[int, int]]:
+def _parts(folded: str, start: int) -> list[tuple[int, int, bool]]:
     """The spans of ``folded[start:]`` between list separators (",", ";", "and"), a
-    separator inside a quoted value left alone."""
+    separator inside a quoted value left alone; each says whether a comma or semicolon
+    came before it."""
     quoted = [m.span() for m in _QUOTE_SPAN.finditer(folded)]
-    spans: list[tuple[int, int]] = []
-    position = start
+    spans: list[tuple[int, int, bool]] = []
+    position, comma = start, False
     for sep in _SEPARATOR.finditer(folded, start):
         if any(a <= sep.start() < b for a, b in quoted):
             continue
-        spans.append((position, sep.start()))
-        position = sep.end()
-    spans.append((position, len(folded)))
+        spans.append((position, sep.start(), comma))
+        position, comma = sep.end(), bool(re.match(r"\s*[,;]", sep.group(0)))
+    spans.append((position, len(folded), comma))
     return spans
 
 
@@ -101,13 +102,16 @@ _FORM_PAIR: Final = (
 
 
 def _pairs(raw: str, folded: str, start: int, patterns: tuple[re.Pattern[str], ...]) -> list[tuple[str, str]] | None:
-    """(field, value) for each part of the list, or None when any part is not a pair."""
+    """(field, value) for each part of the list; None when a part is not a pair — or an
+    empty list when the list began with pairs and a part after a comma is not one ("Fill
+    in the first name with Ada, last name Lovelace"): where that value ends is a guess, and
+    no other reading may type it into the first field either."""
     found: list[tuple[str, str]] = []
-    for a, b in _parts(folded, start):
+    for a, b, comma in _parts(folded, start):
         part = folded[a:b]
         match = next((m for p in patterns if (m := p.match(part)) is not None), None)
         if match is None:
-            return None
+            return [] if found and comma else None
         value = _unquote(_original(raw, folded, a + match.start("v"), a + match.end("v")))
         name = _original(raw, folded, a + match.start("f"), a + match.end("f")).strip(" ,.")
         name = name[_DETERMINER.match(fold(name)).end() :] if _DETERMINER.match(fold(name)) else name  # type: ignore[union-attr]
@@ -126,11 +130,13 @@ def fill_pairs(raw: str, folded: str) -> Frame | None:
     verb = _FILL_VERB.match(folded)
     if verb is None:
         return None
+    declined = False
     for patterns in (_INTO, _VALUE_FIELD):
         pairs = _pairs(raw, folded, verb.end(), patterns)
         if pairs is not None and len(pairs) >= 2:
             return Frame(_fill(pairs), (verb.group("verb"),))
-    return None
+        declined = declined or pairs == []
+    return Frame([], ()) if declined else None
 
 
 def fill_with(raw: str, folded: str) -> Frame | None:
@@ -139,6 +145,8 @@ def fill_with(raw: str, folded: str) -> Frame | None:
     if verb is None:
         return None
     pairs = _pairs(raw, folded, verb.end(), _FIELD_VALUE)
+    if pairs == []:
+        return Frame([], ())
     if pairs is None or len(pairs) < 2:
         return None
     return Frame(_fill(pairs), (verb.group("verb"),))
@@ -152,7 +160,7 @@ def fill_form(raw: str, folded: str) -> Frame | None:
     if head is None or head.end() >= len(folded):
         return None
     pairs = _pairs(raw, folded, head.end(), _FORM_PAIR)
-    if pairs is None:
+    if not pairs:
         return Frame([], ())
     return Frame(_fill(pairs), (head.group("verb"), head.group("noun")))
 
@@ -163,6 +171,8 @@ def choose_pairs(raw: str, folded: str) -> Frame | None:
     if verb is None:
         return None
     pairs = _pairs(raw, folded, verb.end(), _OPTION_LIST)
+    if pairs == []:
+        return Frame([], ())
     if pairs is None or len(pairs) < 2:
         return None
     steps = [_step("select", f"Choose {v!r} in {f}", target=f, value=v, criterion=f"{v!r} is chosen in {f}") for f, v in pairs]
