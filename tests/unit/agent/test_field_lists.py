@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from agent.policy import understand
+from agent.secrets import goal_secrets
 from agent.policy.field_lists import swallowed
 from verification import PageState, resolve_ref
 
@@ -147,3 +148,18 @@ def test_every_pair_resolves_to_its_own_field_in_every_layout(layout: str) -> No
     found = [resolve_ref(c.target, page) for c in clauses[:6] if c.target is not None]
     names = [f.element.name if f.element is not None else None for f in found]
     assert names == NAMES
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "Type alice into Username and hunter2 into Password, then click Log in",
+        'Enter "alice" in Username, "hunter2" in Password and submit',
+        'Fill the form: Username "alice", Password "hunter2". Submit.',
+        "Fill in the username with alice and the password with hunter2, then press Log in",
+    ],
+)
+def test_a_password_in_a_field_list_is_a_secret_of_the_task(goal: str) -> None:
+    assert goal_secrets(goal) == ["hunter2"]
+    steps, missing = _read(goal)
+    assert ("fill", "Password", "hunter2") in [(k, (t or "").capitalize(), v) for k, t, v in steps] and missing == ()
