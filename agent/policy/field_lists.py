@@ -114,7 +114,8 @@ def _pairs(raw: str, folded: str, start: int, patterns: tuple[re.Pattern[str], .
             return [] if found and comma else None
         value = _unquote(_original(raw, folded, a + match.start("v"), a + match.end("v")))
         name = _original(raw, folded, a + match.start("f"), a + match.end("f")).strip(" ,.")
-        name = name[_DETERMINER.match(fold(name)).end() :] if _DETERMINER.match(fold(name)) else name  # type: ignore[union-attr]
+        if (determiner := _DETERMINER.match(fold(name))) is not None and len(fold(name)) == len(name):
+            name = name[determiner.end() :]
         if not value.strip() or not name.strip() or _QUOTE_SPAN.search(fold(name)):
             return None
         found.append((name, value))
