@@ -35,8 +35,9 @@ suggest    "Enter an item that starts with "An" and ends with "ica"",  suggest (
 =========  ==========================================================  =====================
 
 The frames that set values (as, set list, widget, copy, find word) live in
-:mod:`agent.policy.value_frames`, the lists of fields in :mod:`agent.policy.field_lists`; the autocomplete frames in :mod:`agent.policy.suggest`. A frame returns the steps and the words that only say *how* (the verb phrase, slot
-keywords), which the contract's coverage counts as accounted for. A clause no frame reads
+:mod:`agent.policy.value_frames`, the lists of fields (fill list) in
+:mod:`agent.policy.field_lists`; the autocomplete frames in :mod:`agent.policy.suggest`. A
+frame returns the steps and the words that only say *how* (the verb phrase, slot keywords), which the contract's coverage counts as accounted for. A clause no frame reads
 falls through to the imperative grammar of :mod:`agent.policy.goal`.
 """
 
