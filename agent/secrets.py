@@ -32,7 +32,7 @@ from verification import Action, ActionSyntaxError, PageElement, PageState, form
 
 _NAMES: Final = "|".join(sorted((re.escape(n).replace(r"\ ", r"[\s_-]?") for n in SECRET_NAMES), key=len, reverse=True))
 _BOUND: Final = re.compile(
-    rf"\b(?:{_NAMES})\b(?:\s+(?:number|code))?\s*(?:(?:is|of|to|=|:|as)\s*)?"
+    rf"\b(?:{_NAMES})\b(?:\s+(?:number|code))?\s*(?:(?:is|of|to|=|:|as|with)\s*)?"
     r"(?P<v>\"[^\"]+\"|“[^”]+”|'[^']+'|‘[^’]+’|\d(?:[ -]?\d){11,18}|[^\s,;\"“'‘]+)",
     re.IGNORECASE,
 )

@@ -19,6 +19,9 @@ message    "Forward the email from Ana to Bob", "reply to the email    click its
 as         "Enter 9:37 PM as the time", "select 12/02/2016 as the      fill
            date"
 set list   "set name to Ann, email to a@b.c and city to Oslo"          fill × n
+fill list  "type Ada into First name, Lovelace into Last name", "fill   fill × n (select × n
+           in the name with Ann, the city with Oslo", 'fill the form:   for "choose Red in
+           Name "Ann", City "Oslo"'                                     Colour, L in Size")
 widget     "Select 7 with the slider", "use the spinner to set 3",     fill (the widget)
            "move the volume slider to 40"
 menu path  "Select File > Export > PDF"                                open…, click
@@ -32,8 +35,9 @@ suggest    "Enter an item that starts with "An" and ends with "ica"",  suggest (
 =========  ==========================================================  =====================
 
 The frames that set values (as, set list, widget, copy, find word) live in
-:mod:`agent.policy.value_frames`; the autocomplete frames in :mod:`agent.policy.suggest`. A frame returns the steps and the words that only say *how* (the verb phrase, slot
-keywords), which the contract's coverage counts as accounted for. A clause no frame reads
+:mod:`agent.policy.value_frames`, the lists of fields (fill list) in
+:mod:`agent.policy.field_lists`; the autocomplete frames in :mod:`agent.policy.suggest`. A
+frame returns the steps and the words that only say *how* (the verb phrase, slot keywords), which the contract's coverage counts as accounted for. A clause no frame reads
 falls through to the imperative grammar of :mod:`agent.policy.goal`.
 """
 
@@ -63,6 +67,7 @@ from agent.policy.frame_parts import original as _original
 from agent.policy.frame_parts import step as _step
 from agent.policy.frame_parts import unquote as _unquote
 from agent.policy.feed_frames import read_feed_action
+from agent.policy.field_lists import choose_pairs, fill_form, fill_pairs, fill_with
 from agent.policy.order_frames import read_order
 from agent.policy.record_frames import read_record_action
 from agent.policy.suggest import chosen_from, described_item, typed_then_chosen
@@ -272,6 +277,10 @@ _FRAMES: Final[tuple[Callable[[str, str], Frame | None], ...]] = (
     read_record_action,
     read_feed_action,
     read_order,
+    fill_form,
+    fill_with,
+    fill_pairs,
+    choose_pairs,
     _commit,
     _login,
     _search,

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from agent.policy.lexicon import ORDINAL_LABELS
 from agent.policy.text import fold
 
 Intent = Literal[
@@ -129,7 +130,7 @@ def parse_target(text: str) -> TargetRef:
     folded = re.sub(r"[\"“”]|(?<!\w)'|'(?!\w)", " ", folded)
     folded = " ".join(folded.split())
     ordinal: int | None = None
-    if match := _ORDINAL.search(folded):
+    if (match := _ORDINAL.search(folded)) and not any(re.match(rf"{re.escape(label)}\b", folded[match.start() :]) for label in ORDINAL_LABELS):
         ordinal = int(match.group(1)) if match.group(1) else _ORDINAL_WORDS[match.group(2)]
         folded = (folded[: match.start()] + folded[match.end() :]).strip()
     role: RoleHint | None = None

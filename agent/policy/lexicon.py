@@ -208,3 +208,29 @@ DESTRUCTIVE: Final[dict[str, frozenset[str]]] = {
 
 # The nouns that say what kind of control a label is on ("the Save button", "the Help link").
 CONTROL_NOUNS: Final[frozenset[str]] = frozenset({"button", "btn", "link"})
+
+# Several fields filled with one verb (agent.policy.field_lists): "type Ada into First name,
+# Lovelace into Last name", "fill in the name with Ann, the city with Oslo", "fill the form:
+# Name "Ann", City "Oslo"", "choose Red in Colour, Large in Size".
+FILL_VERBS: Final[tuple[str, ...]] = ("type", "enter", "input", "write", "put", "key in", "fill in")
+# value → field: "Ada into First name", "Ada in First name", "Ada as the first name".
+VALUE_TO_FIELD: Final[tuple[str, ...]] = ("into", "in", "as the", "as your", "as my", "as")
+CHOOSE_VERBS: Final[tuple[str, ...]] = ("select", "choose", "pick")
+# option → list: "Red in Colour", "Large from Size".
+OPTION_TO_LIST: Final[tuple[str, ...]] = ("in", "from", "for", "as the", "as")
+# field → value: "the first name with Ada".
+FIELD_TO_VALUE: Final[tuple[str, ...]] = ("with",)
+FORM_FILL_VERBS: Final[tuple[str, ...]] = ("fill in", "fill out", "fill", "complete", "populate")
+# "fill the form: …", "fill in the following fields with …": what is filled, said as a whole.
+FORM_NOUNS: Final[tuple[str, ...]] = (
+    "form", "forms", "fields", "form fields", "following fields", "following", "details", "following details",
+    "sign up form", "signup form", "registration form", "contact form",
+)  # fmt: skip
+# "field value" inside such a form list: "First name "Ada"", "First name: Ada", "Email = a@b.c", "City is Oslo".
+FORM_PAIR_LINKS: Final[tuple[str, ...]] = (":", "=", "is", "as")
+
+# Field labels that start with an ordinal word: "First name" is a label, not the first
+# element named "name" (agent.policy.goal.parse_target).
+ORDINAL_LABELS: Final[frozenset[str]] = frozenset(
+    {"first name", "last name", "first names", "last names", "first-name", "last-name", "first line", "second line"}
+)

@@ -36,6 +36,7 @@ from agent.policy.coverage import unaccounted
 from agent.policy.lexicon import ATTRIBUTE_NOUNS, CONTROL_NOUNS
 from agent.policy.decompose import ALL_FIELDS, merge_find, normalise_clause, read_clause, split_clauses
 from agent.policy.feed_frames import merge_record_scope
+from agent.policy.field_lists import swallowed
 from agent.policy.record_frames import merge_record_find
 from agent.policy.references import names_a_label, read_ref
 from agent.policy.suggest import merge_suggest
@@ -216,6 +217,15 @@ def _quoted_in(value: str, goal: str) -> bool:
     return any(fold(next(g for g in m.groups() if g is not None)) == wanted for m in _QUOTED_VALUE.finditer(goal))
 
 
+def _swallowed(reading: _Reading, step: PlanStep) -> bool:
+    """A value or field that reads as more pairs of a list ("Ada into First name, …,
+    London" into City) is never typed: its words stay unread and the goal is declined."""
+    quoted = [next(g for g in m.groups() if g is not None) for m in _QUOTED_VALUE.finditer(reading.goal)]
+    bad = [text for text in (step.value, step.target) if swallowed(text, quoted)]
+    reading.unread.extend(t for t in bad if t is not None)
+    return bool(bad)
+
+
 def _ref(reading: _Reading, phrase: str | None, *, commit: bool = False) -> ElementRef | None:
     read = read_ref(phrase or "", commit=commit)
     reading.unread.extend(read.unread)
@@ -237,6 +247,8 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             step.value = None  # known once the cell is read on the page
             description = f"Enter {cell.describe()}"
             reading.add(Clause(id="", kind="field_value", description=description[:300], target=ref, read=cell, match="verbatim"), step)
+        case "fill" | "select" if _swallowed(reading, step):
+            return
         case "fill":
             if _placeholder(step.value, reading.goal):
                 reading.unread.append(step.value or "the value")

@@ -86,15 +86,18 @@ def set_list(raw: str, folded: str) -> Frame | None:
     offset = verb.end()
     steps: list[PlanStep] = []
     position = 0
-    parts: list[tuple[int, int]] = []
+    parts: list[tuple[int, int, bool]] = []
+    comma = False
     for sep in _LIST.finditer(body):
-        parts.append((position, sep.start()))
-        position = sep.end()
-    parts.append((position, len(body)))
-    for start, end in parts:
+        parts.append((position, sep.start(), comma))
+        position, comma = sep.end(), "," in sep.group(0)
+    parts.append((position, len(body), comma))
+    for start, end, after_comma in parts:
         match = _SET_PAIR.match(body[start:end])
         if match is None:
-            return None if not steps else None
+            # "set First name to Ada, Last name Lovelace": not "Ada, Last name Lovelace" typed
+            # into First name — where the first value ends is a guess, so nothing is read.
+            return Frame([], ()) if steps and after_comma else None
         name = " ".join(w for w in match.group("f").split() if w not in PRONOUNS)
         value = _unquote(_original(raw, folded, offset + start + match.start("v"), offset + start + match.end("v")))
         if not name or not value:
