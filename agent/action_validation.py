@@ -22,6 +22,8 @@ with a code routing can read.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -178,8 +180,34 @@ def validate_action(
                 f"wait needs 0 < seconds <= {MAX_WAIT_SECONDS:g}, got {action.seconds!r}",
                 text,
             )
+    elif action.name == "setValue" and element is not None and (other := swallowed_field(action.value or "", element, page)):
+        return _reject(
+            "VALUE_SWALLOWS_FIELD",
+            f"{action.value!r} reads as more than one field ({other!r} is another field on this page): say each field with its value",
+            text,
+        )
     elif action.name == "googleSearch" and not search_available:
         return _reject(
             "SEARCH_UNAVAILABLE", "googleSearch needs a configured web-search client", text
         )
     return ValidatedAction(action=action, text=format_action(action), element=element)
+
+
+_TYPABLE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
+
+
+def swallowed_field(value: str, element: PageElement, page: PageState) -> str | None:
+    """Another field's label right after a comma or an "and" in a typed value ("Ada and Last
+    name Lovelace"): a goal that listed several fields, read as one value. Typed as it is,
+    the first field holds the whole list and the others stay empty — a goal that can then
+    look done. Such a value is never typed, by the policy or a model."""
+    folded = " ".join(value.split()).casefold()
+    if "," not in folded and " and " not in folded:
+        return None
+    for other in page.elements:
+        if other.id == element.id or other.role not in _TYPABLE_ROLES or other.hidden:
+            continue
+        label = " ".join((other.name or other.placeholder or "").split()).casefold()
+        if len(label) >= 3 and re.search(rf"(?:,|\band\b)\s+(?:the\s+|my\s+)?{re.escape(label)}\b", folded):
+            return other.name or other.placeholder
+    return None

@@ -7,6 +7,7 @@ a target that is not visible yet (expand a collapsed section, open a menu, scrol
 
 from __future__ import annotations
 
+
 from dataclasses import dataclass
 
 from agent.policy.decompose import ALL_FIELDS

@@ -280,3 +280,18 @@ async def test_a_refused_sign_in_at_the_end_of_a_chain_is_corrected_not_re_sent_
     assert refused["actions"] is None  # corrected as a single action, not typed and sent again as a chain
     detail = (await api.client.get(f"/api/tasks/{first['taskId']}", headers=api.headers())).json()
     assert detail["corrections"] and detail["corrections"][-1]["originalAction"] == 'click("3")'
+
+
+@pytest.mark.parametrize("goal", ["Set First name to Ada and Last name Lovelace", "Set First name to Ada, Last name Lovelace and Email to ada@example.com"])
+async def test_a_value_that_swallowed_another_field_is_never_typed(api: Api, goal: str) -> None:
+    """"to" missing after an "and": read literally, First name would get "Ada and Last name
+    Lovelace" and the task could complete with Last name empty."""
+    first = await start(api, {"interactiveTree": v3_form()}, goal)
+    typed = [first["action"], *(a["action"] for a in first["actions"] or [])]
+    assert not any(action.startswith("setValue") and "Last name" in action for action in typed)
+    assert first["status"] != "completed"
+
+
+async def test_a_value_with_an_and_that_names_no_field_is_typed(api: Api) -> None:
+    first = await start(api, {"interactiveTree": v3_form()}, 'Set City to "Stratford and Avon"')
+    assert first["action"] == 'setValue("5", "Stratford and Avon")'
