@@ -1,0 +1,129 @@
+"""The chaining bench (bench/chaining.py) in real Chromium: the fixture site judges what was
+submitted and counts actions on a changed target, and the bench reports what the site saw,
+chaining on and off."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Page
+
+from bench.chaining import MODES, cases, play_mode
+from bench.chaining_pages import Case, Site, check, make_case
+from bench.chaining_report import write
+
+pytestmark = [pytest.mark.e2e]
+
+
+def _expected_submission(case: Case, site: Site) -> bool:
+    """Independently of check(): the last submission holds every expected value and nothing
+    was counted on a changed target."""
+    record = site.record(case.token)
+    if not record.submissions or record.changed_target_actions:
+        return False
+    last = record.submissions[-1]
+    return all(last.get(key, "").strip() == value for key, value in case.expected().items()) and not last.get("middle")
+
+
+def test_one_layout_one_seed_both_ways_reports_what_the_site_saw(chromium: None, tmp_path: Path) -> None:
+    site = Site()
+    base, stop = site.serve()
+    chosen = cases(["label"], ["clean"], 1, "set")
+    try:
+        runs = {mode: asyncio.run(play_mode(mode, chosen, site, base, 20, True)) for mode in MODES}
+    finally:
+        stop()
+    meta = {"started": "now", "seeds": 1, "layouts": ["label"], "variants": ["clean"], "phrasing": "set", "max_steps": 20, "server": "local"}
+    paths = write(tmp_path, runs, meta)
+
+    data = json.loads(paths["json"].read_text())
+    assert data["modes"] == ["on", "off"]
+    assert set(data["groups"]) == {"clean · label", "clean, all layouts", "phrasing · set", "overall"}
+    for mode in MODES:
+        (result,) = runs[mode]
+        case = site.cases[f"{mode}-{chosen[0][0].token}"]
+        assert result.success == _expected_submission(case, site) == check(case, site.record(case.token))[0]
+        assert result.false_completion == (result.stepwise_status == "completed" and not result.success)
+        assert result.submissions == len(site.record(case.token).submissions)
+        assert 1 <= result.requests <= 20 and len(result.actions) == result.requests
+        overall = data["groups"]["overall"][mode]
+        assert overall["cases"] == 1 and overall["successes"] == int(result.success)
+        assert overall["false_completions"] == int(result.false_completion)
+        assert overall["requests_median"] == result.requests
+        assert data["cases"][mode][0]["goal"].startswith("Set ")
+    text = paths["markdown"].read_text()
+    assert "| **overall** | 1 / 1 |" in text and "## Targets" in text
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_the_site_counts_a_value_typed_into_a_recycled_row(page: Page) -> None:
+    site = Site()
+    base, stop = site.serve()
+    try:
+        case = make_case("label", "rerender", 3)
+        await page.goto(base + site.add(case))
+        first, second = case.fields[0], case.fields[1]
+        nodes = await page.query_selector_all("#rows input")
+        await nodes[0].fill(first.value)  # the first typed value: the form re-renders
+        await page.wait_for_selector("text=Middle name")
+        assert await page.input_value(f"input[name={first.key}]") == first.value
+        # The node below now means "Middle name": the second field's value typed there is an
+        # action on a changed target; typed into its new place it is not.
+        assert await nodes[1].get_attribute("name") == "middle"
+        await nodes[1].fill(second.value)
+        await page.fill(f"input[name={second.key}]", second.value)
+        await asyncio.sleep(0.3)
+        assert site.record(case.token).changed_target_actions == 1
+        assert check(case, site.record(case.token)) == (False, "1 action(s) on a changed target")
+    finally:
+        stop()
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_the_site_counts_a_click_on_the_delete_button_that_took_submits_place(page: Page) -> None:
+    site = Site()
+    base, stop = site.serve()
+    try:
+        case = make_case("grid", "decoy", 0)
+        await page.goto(base + site.add(case))
+        submit = await page.query_selector("#submit")
+        assert submit is not None
+        for f in case.fields:
+            await page.fill(f"input[name={f.key}]", f.value)
+        await page.wait_for_selector("text=Delete account")
+        assert await submit.text_content() == "Delete account"  # the same element
+        await page.click("#submit")  # the new Submit
+        await page.wait_for_selector("text=Thank you")
+        assert check(case, site.record(case.token)) == (True, "the submitted values are the expected ones")
+        await page.go_back()
+        await page.wait_for_selector("#submit")
+        for f in case.fields:
+            await page.fill(f"input[name={f.key}]", f.value)
+        await page.click("text=Delete account")
+        await asyncio.sleep(0.3)
+        assert site.record(case.token).changed_target_actions == 1
+        assert not check(case, site.record(case.token))[0]
+    finally:
+        stop()
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_wrong_or_missing_value_fails_the_sites_check(page: Page) -> None:
+    site = Site()
+    base, stop = site.serve()
+    try:
+        case = make_case("extras", "clean", 1)
+        await page.goto(base + site.add(case))
+        for f in case.fields[:-1]:
+            await page.fill(f"input[name={f.key}]", f.value)
+        await page.select_option("#country", case.country or "")
+        await page.check("#subscribe")
+        await page.click("#submit")
+        await page.wait_for_selector("text=Thank you")
+        ok, reason = check(case, site.record(case.token))
+        assert not ok and case.fields[-1].key in reason
+    finally:
+        stop()
