@@ -17,7 +17,7 @@ import dataclasses
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +26,7 @@ from typing import Any, Final
 from bench.chaining_goals import PHRASINGS, goal, phrasing_for
 from bench.chaining_pages import LAYOUTS, VARIANTS, Case, Site, check, make_case
 from bench.chaining_report import write
-from client import RunResult, StabilityConfig, StepRecord, StepwiseClient, launch_browser, new_context, run_task
+from client import InteractAnswer, RunResult, StabilityConfig, StepRecord, StepwiseClient, launch_browser, new_context, run_task
 from client.local_server import local_server
 
 REPO: Final = Path(__file__).resolve().parents[1]
@@ -77,35 +77,54 @@ class CaseResult:
         return dataclasses.asdict(self)
 
 
-def chain_runs(steps: Sequence[StepRecord]) -> list[ChainRun]:
-    """The chains of a run (answers of two or more actions that the client executed)."""
+class RecordingClient(StepwiseClient):
+    """The reference client's API client, keeping every interact request body (what the client
+    reported about the last chain) and answer (the chain the server sent) of the current case."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.exchanges: list[tuple[dict[str, Any], InteractAnswer]] = []
+
+    async def interact(self, body: Mapping[str, Any]) -> InteractAnswer:
+        answer = await super().interact(body)
+        self.exchanges.append((dict(body), answer))
+        return answer
+
+
+def chain_runs(steps: Sequence[StepRecord], bodies: Sequence[Mapping[str, Any]]) -> list[ChainRun]:
+    """The chains of a run (answers of two or more actions that the client executed), read from
+    what the client reported on the next request (``chainPartialState``, wire contract), else
+    from its step record. ``bodies[i]`` is the request that answered into ``steps[i]``."""
     runs = []
-    for step in steps:
+    for position, step in enumerate(steps):
         if len(step.actions) < 2 or step.action_status not in ("success", "failure"):
             continue
-        failed = getattr(step, "chain_failed_index", None)
-        kind = getattr(step, "chain_failure_kind", None)
-        if step.action_status == "failure" and failed is None:
-            failed = _failed_index(step.actions, step.action_error or "")
-        executed = len(step.actions) if failed is None else failed
+        report = bodies[position + 1] if position + 1 < len(bodies) else {}
+        partial = report.get("chainPartialState") or {}
+        failed = partial.get("failedIndex")
+        kind = partial.get("failureKind")
+        if failed is None and step.action_status == "failure":
+            failed = _failed_index(step.actions, step.action_error or "", partial)
+        executed = len(partial["executedActions"]) if "executedActions" in partial else len(step.actions) if failed is None else failed
         runs.append(ChainRun(len(step.actions), executed, failed, kind, step.action_error))
     return runs
 
 
-def _failed_index(actions: Sequence[str], error: str) -> int:
-    """The client prefixes a chain's error with the action that failed."""
+def _failed_index(actions: Sequence[str], error: str, partial: Mapping[str, Any]) -> int:
+    """A client that does not report failedIndex prefixes the chain's error with the action."""
     for index, action in enumerate(actions):
         if error.startswith(f"{action}:"):
             return index
-    return len(actions) - 1
+    return len(partial.get("executedActions") or actions[:-1])
 
 
-async def play_case(browser: Any, api: StepwiseClient, site: Site, base: str, case: Case, mode: str, phrasing: str,
+async def play_case(browser: Any, api: RecordingClient, site: Site, base: str, case: Case, mode: str, phrasing: str,
                     state_file: str, max_steps: int) -> CaseResult:  # fmt: skip
     text = goal(case, phrasing)
     path = site.add(case)
     context = await new_context(browser)
     began = time.monotonic()
+    api.exchanges = []
     try:
         page = await context.new_page()
         result: RunResult = await run_task(
@@ -134,7 +153,7 @@ async def play_case(browser: Any, api: StepwiseClient, site: Site, base: str, ca
         error=result.error,
         false_completion=result.status == "completed" and not success,
         actions=[" → ".join(s.actions) if s.actions else s.action for s in result.steps],
-        chains=chain_runs(result.steps),
+        chains=chain_runs(result.steps, [body for body, _ in api.exchanges]),
         elapsed_s=round(time.monotonic() - began, 2),
     )
 
@@ -153,7 +172,7 @@ async def play_mode(mode: str, chosen: Sequence[tuple[Case, str]], site: Site, b
     env = {**_NO_MODEL, "STEPWISE_CHAINING": "true" if mode == "on" else "false"}
     results: list[CaseResult] = []
     with local_server(env=env) as server, tempfile.TemporaryDirectory(prefix="chaining-state-") as state:
-        async with StepwiseClient(server.url, server.api_key) as api, launch_browser() as browser:
+        async with RecordingClient(server.url, server.api_key) as api, launch_browser() as browser:
             for case, phrasing in chosen:
                 mine = dataclasses.replace(case, token=f"{mode}-{case.token}")
                 done = await play_case(browser, api, site, base, mine, mode, phrasing, f"{state}/state.json", max_steps)

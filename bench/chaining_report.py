@@ -21,6 +21,7 @@ class Summary:
     cases: int
     requests_median: float
     requests_mean: float
+    requests_median_success: float | None  # over the cases the site judged successful
     success_rate: float
     successes: int
     completed: int
@@ -31,6 +32,7 @@ class Summary:
     full_chains: int
     full_chain_rate: float | None
     partial_failures_by_index: dict[int, int]
+    chain_failure_kinds: dict[str, int]
     changed_target_actions: int
 
     def to_json(self) -> dict[str, Any]:
@@ -46,6 +48,7 @@ def summarise(name: str, results: Sequence[CaseResult]) -> Summary:
         cases=len(results),
         requests_median=float(median(requests)) if requests else 0.0,
         requests_mean=round(mean(requests), 2) if requests else 0.0,
+        requests_median_success=float(median(won)) if (won := [r.requests for r in results if r.success]) else None,
         success_rate=round(sum(r.success for r in results) / len(results), 3) if results else 0.0,
         successes=sum(r.success for r in results),
         completed=sum(r.stepwise_status == "completed" for r in results),
@@ -56,6 +59,7 @@ def summarise(name: str, results: Sequence[CaseResult]) -> Summary:
         full_chains=sum(c.full for c in chains),
         full_chain_rate=round(sum(c.full for c in chains) / len(chains), 3) if chains else None,
         partial_failures_by_index=dict(sorted(failed.items())),
+        chain_failure_kinds=dict(sorted(Counter(c.failure_kind or "unreported" for c in chains if not c.full).items())),
         changed_target_actions=sum(r.changed_target_actions for r in results),
     )
 
@@ -81,10 +85,13 @@ def targets(overall: Mapping[str, Mapping[str, Summary]]) -> list[tuple[str, str
     on, off = clean.get("on"), clean.get("off")
     rows: list[tuple[str, str, bool | None]] = []
     if on and off:
-        cut = 1 - on.requests_median / off.requests_median if off.requests_median else 0.0
-        rows.append(("requests per 5-field form: ≤ 2 and ≥ 70 % fewer (median, clean pages)",
-                     f"off {off.requests_median:g} → on {on.requests_median:g} ({cut:.0%} fewer)",
-                     on.requests_median <= 2 and cut >= 0.7))  # fmt: skip
+        what = "requests per 5-field form: ≤ 2 and ≥ 70 % fewer (median over successful cases, clean pages)"
+        if on.requests_median_success is None or off.requests_median_success is None:
+            rows.append((what, f"no successful case (on {on.successes}, off {off.successes})", None))
+        else:
+            cut = 1 - on.requests_median_success / off.requests_median_success
+            rows.append((what, f"off {off.requests_median_success:g} → on {on.requests_median_success:g} ({cut:.0%} fewer)",
+                         on.requests_median_success <= 2 and cut >= 0.7))  # fmt: skip
         rows.append(("success not lower with chaining (clean pages)", f"on {on.success_rate:.0%} / off {off.success_rate:.0%}",
                      on.success_rate >= off.success_rate))  # fmt: skip
     if on:
@@ -103,8 +110,10 @@ def _cells(values: Sequence[object]) -> str:
     return " / ".join(str(v) for v in values)
 
 
-def _fmt_index(failures: dict[int, int], chains: int) -> str:
-    return ", ".join(f"#{i}: {n}/{chains}" for i, n in failures.items()) or "—"
+def _fmt_index(summary: Summary) -> str:
+    at = ", ".join(f"#{i}: {n}/{summary.chains}" for i, n in summary.partial_failures_by_index.items())
+    kinds = ", ".join(f"{k} {n}" for k, n in summary.chain_failure_kinds.items())
+    return f"{at} ({kinds})" if at else "—"
 
 
 def markdown(table: Mapping[str, Mapping[str, Summary]], meta: dict[str, Any]) -> str:
@@ -124,10 +133,10 @@ def markdown(table: Mapping[str, Mapping[str, Summary]], meta: dict[str, Any]) -
         "",
         f"## By group (each cell reads {both})",
         "",
-        "| group | cases | requests median | requests mean | site success | false compl. | unreadable goal | "
+        "| group | cases | requests median | requests mean | requests median (successes) | site success | false compl. | unreadable goal | "
         "chains | full-chain success | chain stopped at index | changed-target actions | "
         + " | ".join(f"Stepwise status ({m})" for m in modes) + " |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|" + "---|" * len(modes),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|" + "---|" * len(modes),
     ]  # fmt: skip
     for name, by_mode in table.items():
         runs = [by_mode[m] for m in modes]
@@ -135,12 +144,13 @@ def markdown(table: Mapping[str, Mapping[str, Summary]], meta: dict[str, Any]) -
             _cells(r.cases for r in runs),
             _cells(f"{r.requests_median:g}" for r in runs),
             _cells(f"{r.requests_mean:.2f}" for r in runs),
+            _cells("—" if r.requests_median_success is None else f"{r.requests_median_success:g}" for r in runs),
             _cells(f"{r.success_rate:.0%}" for r in runs),
             _cells(r.false_completions for r in runs),
             _cells(r.unreadable for r in runs),
             _cells(r.chains for r in runs),
             _cells("—" if r.full_chain_rate is None else f"{r.full_chain_rate:.0%}" for r in runs),
-            _cells(_fmt_index(r.partial_failures_by_index, r.chains) for r in runs),
+            _cells(_fmt_index(r) for r in runs),
             _cells(r.changed_target_actions for r in runs),
             *(", ".join(f"{k} {v}" for k, v in r.outcomes.items()) or "—" for r in runs),
         ]

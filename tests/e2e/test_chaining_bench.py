@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
-from playwright.async_api import Page
+from playwright.async_api import Browser, Page
 
-from bench.chaining import MODES, cases, play_mode
+from bench.chaining import MODES, RecordingClient, cases, play_case, play_mode
 from bench.chaining_pages import Case, Site, check, make_case
 from bench.chaining_report import write
+from tests.e2e.fake_api import BASE, ScriptedAPI, answer
 
 pytestmark = [pytest.mark.e2e]
 
@@ -127,3 +131,45 @@ async def test_a_wrong_or_missing_value_fails_the_sites_check(page: Page) -> Non
         assert not ok and case.fields[-1].key in reason
     finally:
         stop()
+
+
+def _chain_for(case: Case) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A scripted server's first answer: the whole form as one chain, built from the V3 tree."""
+
+    def build(body: dict[str, Any]) -> dict[str, Any]:
+        ids = {node.get("n"): node["i"] for node in body["interactiveTree"]}
+        actions = [f'setValue("{ids[case.field(key).label]}", "{case.field(key).value}")' for key in case.goal_order]
+        return answer(actions=[*actions, f'click("{ids["Submit"]}")'])
+
+    return build
+
+
+@pytest.mark.parametrize("variant", ["clean", "decoy"])
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_chain_is_counted_as_one_request_and_the_changed_target_as_the_site_saw_it(browser: Browser, variant: str, tmp_path: Path) -> None:
+    """Chains the server does not send yet, scripted: the bench counts requests and chains from
+    the wire and reports the site's own count of actions on the Delete button that took
+    Submit's place (whatever the client's guards do with it)."""
+    site = Site()
+    base, stop = site.serve()
+    case = make_case("label", variant, 0)
+    scripted = ScriptedAPI([_chain_for(case), answer("finish()", status="failed")])
+    try:
+        async with RecordingClient(BASE, "sw_test", transport=httpx.MockTransport(scripted.handler)) as api:
+            done = await play_case(browser, api, site, base, case, "on", "set", str(tmp_path / "state.json"), 5)
+    finally:
+        stop()
+    record = site.record(case.token)
+    assert done.requests == len(scripted.requests) == 2
+    assert done.changed_target_actions == record.changed_target_actions
+    (chain,) = done.chains
+    assert chain.length == 6
+    if variant == "clean":
+        assert chain.full and done.success and record.submissions[-1]["first"] == case.field("first").value
+        assert record.changed_target_actions == 0
+    else:
+        # An unguarded client clicks "Delete account" (the site counts it); a guarded one stops
+        # before the changed target at index 5 and nothing is clicked.
+        assert (chain.full, record.changed_target_actions) in ((True, 1), (False, 0))
+        assert chain.full or chain.failed_index == 5
+        assert not done.success and not done.false_completion

@@ -33,8 +33,14 @@ def test_a_chain_is_read_from_the_steps_the_client_ran() -> None:
     )  # fmt: skip
     single = StepRecord(index=2, thought="", action='click("9")', action_status="success")
     decided = StepRecord(index=3, thought="", action="finish()", actions=['setValue("1", "A")', "finish()"], action_status="terminal")
-    runs = chain_runs([full, stopped, single, decided])
+    bodies: list[dict[str, object]] = [{"query": "goal"}, {"lastActionStatus": "success"}, {"lastActionStatus": "failure"}, {}]
+    runs = chain_runs([full, stopped, single, decided], bodies)
     assert [(r.length, r.executed, r.failed_index, r.full) for r in runs] == [(2, 2, None, True), (3, 2, 2, False)]
+    # A client that reports the wire contract's chainPartialState is read from it.
+    guarded = [*bodies[:2], {"lastActionStatus": "failure", "lastExecutedActionIndex": 0,
+               "chainPartialState": {"executedActions": ['setValue("1", "Ada")'], "totalActionsInChain": 3, "failedIndex": 1, "failureKind": "target_missing"}}]  # fmt: skip
+    runs = chain_runs([full, stopped], guarded)
+    assert [(r.executed, r.failed_index, r.failure_kind) for r in runs] == [(2, None, None), (1, 1, "target_missing")]
 
 
 def test_the_targets_compare_on_with_off_on_clean_pages(tmp_path: Path) -> None:
@@ -55,7 +61,7 @@ def test_the_targets_compare_on_with_off_on_clean_pages(tmp_path: Path) -> None:
     paths = write(tmp_path, runs, {"started": "t", "seeds": 1, "layouts": ["label"], "variants": ["clean", "decoy"], "phrasing": "set", "max_steps": 20, "server": "s"})
     data = json.loads(paths["json"].read_text())
     met = {row["target"]: row["met"] for row in data["targets"]}
-    assert met["requests per 5-field form: ≤ 2 and ≥ 70 % fewer (median, clean pages)"] is True  # 7 → 2: 71 % fewer
+    assert met["requests per 5-field form: ≤ 2 and ≥ 70 % fewer (median over successful cases, clean pages)"] is True  # 7 → 2
     assert met["success not lower with chaining (clean pages)"] is True
     assert met["full-chain success ≥ 95 % on clean pages"] is False  # 50 %
     assert met["actions executed on a changed target: 0"] is True
@@ -63,7 +69,7 @@ def test_the_targets_compare_on_with_off_on_clean_pages(tmp_path: Path) -> None:
     assert met["false completions ≤ 1 % (chaining off)"] is False  # 1 of 3
     assert data["groups"]["dirty · decoy"]["off"]["outcomes"] == {"NO_VALID_ACTION": 1}
     text = paths["markdown"].read_text()
-    assert "| **clean, all layouts** | 2 / 2 | 2 / 7 |" in text
+    assert "| **clean, all layouts** | 2 / 2 | 2 / 7 | 2.00 / 7.00 | 2 / 7 | 100% / 50% |" in text
     assert "#3: 1/2" in text
 
 
@@ -72,7 +78,7 @@ def test_no_chain_at_all_leaves_the_chain_target_open() -> None:
                                     "off": summarise("c", [result("off", requests=7, success=True)])}}  # fmt: skip
     rows = {what: met for what, _, met in targets(table)}
     assert rows["full-chain success ≥ 95 % on clean pages"] is None
-    assert rows["requests per 5-field form: ≤ 2 and ≥ 70 % fewer (median, clean pages)"] is False
+    assert rows["requests per 5-field form: ≤ 2 and ≥ 70 % fewer (median over successful cases, clean pages)"] is False
 
 
 def test_every_clean_layout_and_one_layout_per_dirty_seed() -> None:
