@@ -116,7 +116,18 @@ def _fmt_index(summary: Summary) -> str:
     return f"{at} ({kinds})" if at else "—"
 
 
-def markdown(table: Mapping[str, Mapping[str, Summary]], meta: dict[str, Any]) -> str:
+def worst(runs: Mapping[str, Sequence[CaseResult]]) -> list[str]:
+    """One line per case to look at: a false completion or an action on a changed target."""
+    lines = []
+    for mode, results in runs.items():
+        for r in results:
+            if r.false_completion or r.changed_target_actions:
+                what = " + ".join(w for w, hit in (("FALSE COMPLETION", r.false_completion), (f"{r.changed_target_actions} on a changed target", r.changed_target_actions)) if hit)
+                lines.append(f"- {mode} · {r.variant} · {r.layout} · seed {r.seed} · {r.phrasing}: {what} — site: {r.site_reason[:160]}")
+    return lines
+
+
+def markdown(table: Mapping[str, Mapping[str, Summary]], meta: dict[str, Any], cases_to_see: Sequence[str] = ()) -> str:
     modes = list(next(iter(table.values())).keys()) if table else []
     both = " / ".join(modes)
     lines = [
@@ -168,6 +179,8 @@ def markdown(table: Mapping[str, Mapping[str, Summary]], meta: dict[str, Any]) -
         "Submit's place).",
         "",
     ]
+    if cases_to_see:
+        lines += ["## Cases to look at", "", *cases_to_see, ""]
     return "\n".join(lines)
 
 
@@ -191,5 +204,5 @@ def write(out: Path, runs: Mapping[str, Sequence[CaseResult]], meta: dict[str, A
             indent=2,
         )
     )
-    paths["markdown"].write_text(markdown(table, meta))
+    paths["markdown"].write_text(markdown(table, meta, worst(runs)))
     return paths

@@ -70,7 +70,8 @@ def test_the_targets_compare_on_with_off_on_clean_pages(tmp_path: Path) -> None:
     assert data["groups"]["dirty · decoy"]["off"]["outcomes"] == {"NO_VALID_ACTION": 1}
     text = paths["markdown"].read_text()
     assert "| **clean, all layouts** | 2 / 2 | 2 / 7 | 2.00 / 7.00 | 2 / 7 | 100% / 50% |" in text
-    assert "#3: 1/2" in text
+    assert "#3: 1/2 (target_changed 1)" in text
+    assert text.count("FALSE COMPLETION") == 1 and "- off · clean · label · seed 0 · set: FALSE COMPLETION" in text
 
 
 def test_no_chain_at_all_leaves_the_chain_target_open() -> None:
