@@ -144,7 +144,16 @@ def _chain_for(case: Case) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return build
 
 
-@pytest.mark.parametrize("variant", ["clean", "decoy"])
+def _rerender_case() -> Case:
+    """A re-render case whose first typed field is not the page's last: rows below it recycle."""
+    for seed in range(20):
+        case = make_case("label", "rerender", seed)
+        if [f.key for f in case.fields].index(case.goal_order[0]) < len(case.fields) - 2:
+            return case
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.parametrize("variant", ["clean", "decoy", "rerender"])
 @pytest.mark.asyncio(loop_scope="session")
 async def test_a_chain_is_counted_as_one_request_and_the_changed_target_as_the_site_saw_it(browser: Browser, variant: str, tmp_path: Path) -> None:
     """Chains the server does not send yet, scripted: the bench counts requests and chains from
@@ -152,7 +161,7 @@ async def test_a_chain_is_counted_as_one_request_and_the_changed_target_as_the_s
     Submit's place (whatever the client's guards do with it)."""
     site = Site()
     base, stop = site.serve()
-    case = make_case("label", variant, 0)
+    case = _rerender_case() if variant == "rerender" else make_case("label", variant, 0)
     scripted = ScriptedAPI([_chain_for(case), answer("finish()", status="failed")])
     try:
         async with RecordingClient(BASE, "sw_test", transport=httpx.MockTransport(scripted.handler)) as api:
@@ -167,9 +176,15 @@ async def test_a_chain_is_counted_as_one_request_and_the_changed_target_as_the_s
     if variant == "clean":
         assert chain.full and done.success and record.submissions[-1]["first"] == case.field("first").value
         assert record.changed_target_actions == 0
-    else:
+    elif variant == "decoy":
         # An unguarded client clicks "Delete account" (the site counts it); a guarded one stops
         # before the changed target at index 5 and nothing is clicked.
         assert (chain.full, record.changed_target_actions) in ((True, 1), (False, 0))
         assert chain.full or chain.failed_index == 5
+        assert not done.success and not done.false_completion
+    else:
+        # Rows below the first typed one now mean other fields: an unguarded client types into
+        # them (the site counts each value meant for another field); a guarded one stops first.
+        assert (chain.full and record.changed_target_actions >= 1) or (not chain.full and record.changed_target_actions == 0)
+        assert chain.full or (chain.failed_index or 0) >= 1
         assert not done.success and not done.false_completion
