@@ -17,7 +17,7 @@ from playwright.async_api import Browser, Page
 from bench.chaining import MODES, RecordingClient, cases, play_case, play_mode
 from bench.chaining_pages import Case, Site, check, make_case
 from bench.chaining_report import write
-from tests.e2e.fake_api import BASE, ScriptedAPI, answer
+from tests.e2e.fake_api import BASE, ScriptedAPI, answer, step
 
 pytestmark = [pytest.mark.e2e]
 
@@ -134,12 +134,17 @@ async def test_a_wrong_or_missing_value_fails_the_sites_check(page: Page) -> Non
 
 
 def _chain_for(case: Case) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """A scripted server's first answer: the whole form as one chain, built from the V3 tree."""
+    """A scripted server's first answer: the whole form as one chain, built from the V3 tree,
+    each item naming its target as the server saw it (wire contract ``expect``)."""
 
     def build(body: dict[str, Any]) -> dict[str, Any]:
         ids = {node.get("n"): node["i"] for node in body["interactiveTree"]}
-        actions = [f'setValue("{ids[case.field(key).label]}", "{case.field(key).value}")' for key in case.goal_order]
-        return answer(actions=[*actions, f'click("{ids["Submit"]}")'])
+        fills = [
+            step(f'setValue("{ids[f.label]}", "{f.value}")', expect=("textbox", f.label))
+            for f in (case.field(key) for key in case.goal_order)
+        ]
+        submit = step(f'click("{ids["Submit"]}")', expect=("button", "Submit"), commit=True)
+        return answer(actions=[*fills, submit])
 
     return build
 
@@ -156,9 +161,9 @@ def _rerender_case() -> Case:
 @pytest.mark.parametrize("variant", ["clean", "decoy", "rerender"])
 @pytest.mark.asyncio(loop_scope="session")
 async def test_a_chain_is_counted_as_one_request_and_the_changed_target_as_the_site_saw_it(browser: Browser, variant: str, tmp_path: Path) -> None:
-    """Chains the server does not send yet, scripted: the bench counts requests and chains from
-    the wire and reports the site's own count of actions on the Delete button that took
-    Submit's place (whatever the client's guards do with it)."""
+    """A whole-form chain, scripted as the server sends it (targets named in ``expect``): the
+    bench counts requests and chains from the wire, and the site counts nothing done on a
+    changed target — the client's guards stop first."""
     site = Site()
     base, stop = site.serve()
     case = _rerender_case() if variant == "rerender" else make_case("label", variant, 0)
@@ -177,14 +182,12 @@ async def test_a_chain_is_counted_as_one_request_and_the_changed_target_as_the_s
         assert chain.full and done.success and record.submissions[-1]["first"] == case.field("first").value
         assert record.changed_target_actions == 0
     elif variant == "decoy":
-        # An unguarded client clicks "Delete account" (the site counts it); a guarded one stops
-        # before the changed target at index 5 and nothing is clicked.
-        assert (chain.full, record.changed_target_actions) in ((True, 1), (False, 0))
-        assert chain.full or chain.failed_index == 5
-        assert not done.success and not done.false_completion
+        # The client's guard stops before the click: "Delete account" is not the Submit the
+        # chain was built for (an unguarded client clicks it and the site counts 1).
+        assert (chain.executed, chain.failed_index, chain.failure_kind) == (5, 5, "target_changed")
+        assert record.changed_target_actions == 0 and not record.submissions
     else:
-        # Rows below the first typed one now mean other fields: an unguarded client types into
-        # them (the site counts each value meant for another field); a guarded one stops first.
-        assert (chain.full and record.changed_target_actions >= 1) or (not chain.full and record.changed_target_actions == 0)
-        assert chain.full or (chain.failed_index or 0) >= 1
-        assert not done.success and not done.false_completion
+        # Rows below the first typed one now mean other fields: the guard stops at the first
+        # of them (an unguarded client typed three values into them).
+        assert not chain.full and (chain.failed_index or 0) >= 1 and chain.failure_kind == "target_changed"
+        assert record.changed_target_actions == 0 and not record.submissions
