@@ -163,7 +163,7 @@ def compare_markdown(
     labels = list(overall)
     both = " / ".join(labels)
     lines = [
-        f"# MiniWoB++ — Stepwise with model {both}",
+        f"# {meta.get('title') or f'MiniWoB++ — Stepwise with model {both}'}",
         "",
         f"Server: {meta['server']} · seeds per task: {meta['seeds']} · "
         f"episode limit: {meta['episode_limit']} · max steps: {meta['max_steps']} · "
@@ -173,10 +173,10 @@ def compare_markdown(
         "",
         f"Each cell reads {both}.",
         "",
-        "| task | episodes | success | false compl. | missed compl. | model calls | "
+        "| task | episodes | requests/episode | success | false compl. | missed compl. | model calls | "
         + " | ".join(f"outcomes ({label})" for label in labels)
         + " |",
-        "|---|---:|---:|---:|---:|---:|" + "---|" * len(labels),
+        "|---|---:|---:|---:|---:|---:|---:|" + "---|" * len(labels),
     ]
     for rows in [*tasks, overall]:
         runs = [rows[label] for label in labels]
@@ -184,6 +184,7 @@ def compare_markdown(
         outcomes = [", ".join(f"{k} {v}" for k, v in r.outcomes.items()) or "—" for r in runs]
         cells = [
             _cells(r.episodes for r in runs),
+            _cells(f"{r.mean_steps:.1f}" for r in runs),
             _cells(f"{r.success_rate:.0%}" for r in runs),
             _cells(r.false_completions for r in runs),
             _cells(r.missed_completions for r in runs),
@@ -197,6 +198,7 @@ def compare_markdown(
         lines += ["", f"Requests the {label} model answered, by purpose: {listed}."]
     lines += [
         "",
+        "Requests/episode: interact requests (round trips) per episode, mean. "
         "Success: the episode ended with raw reward > 0. False completion: Stepwise finished "
         "but the reward is ≤ 0 — what a lying model tries to cause. Missed completion: the episode had "
         "succeeded but Stepwise did not finish. Model calls: as Stepwise reported them.",

@@ -1,5 +1,6 @@
 """MiniWoB++ benchmark: ``.venv/bin/python -m bench.miniwob.run [--tasks FILE] [--seeds N]
-[--out DIR] [--server URL] [--model none|lying|nonsense|invalid|env] [--compare]``.
+[--out DIR] [--server URL] [--model none|lying|nonsense|invalid|env] [--compare]
+[--chaining on|off] [--compare-chaining]``.
 
 Serves the ``miniwob`` package's html folder on 127.0.0.1, plays each task and seed with the
 reference client against Stepwise (a local server on the embedded defaults unless
@@ -11,6 +12,11 @@ results.json, results.md and results.png to ``--out``.
 :class:`bench.lying_model.LyingGemini`) or ``env`` (whatever ``GEMINI_API_KEY`` the
 environment holds). ``--compare`` runs the task list with no model, then with ``--model``
 (``lying`` unless another broken model is named), and writes compare.json and compare.md.
+
+``--chaining on|off`` starts the local server with ``STEPWISE_CHAINING=true|false`` (action
+chains, issue 14; default: the server's own default). ``--compare-chaining`` runs the task list
+with chaining on, then off, on the same seeds, and writes compare.json and compare.md
+(requests per episode, success and false completions side by side).
 """
 
 from __future__ import annotations
@@ -121,10 +127,15 @@ def model_description(model: str) -> str:
     }[model]
 
 
-def start_local(stack: contextlib.ExitStack, model: str) -> Target:
-    """A local Stepwise server whose model is ``model`` (a fake one is started first)."""
+CHAINING_CHOICES = ("on", "off")
+
+
+def start_local(stack: contextlib.ExitStack, model: str, chaining: str | None = None) -> Target:
+    """A local Stepwise server whose model is ``model`` (a fake one is started first);
+    ``chaining`` on/off sets STEPWISE_CHAINING (None: the server's default)."""
+    chain_env = {} if chaining is None else {"STEPWISE_CHAINING": "true" if chaining == "on" else "false"}
     if model == "env":
-        local = stack.enter_context(local_server())
+        local = stack.enter_context(local_server(env=chain_env or None))
         return Target(local.url, local.api_key, "local (embedded defaults)", model)
     fake = None
     env = {"GEMINI_API_KEY": "", "STEPWISE_GEMINI_API_KEY": "", "GEMINI_BASE_URL": ""}
@@ -132,8 +143,9 @@ def start_local(stack: contextlib.ExitStack, model: str) -> Target:
     if mode is not None:
         fake = stack.enter_context(LyingGemini(mode))
         env = {**_NO_PROVIDERS, **fake.env()}
-    local = stack.enter_context(local_server(env=env))
-    return Target(local.url, local.api_key, "local (embedded defaults)", model, fake)
+    local = stack.enter_context(local_server(env={**env, **chain_env}))
+    label = "local (embedded defaults)" if chaining is None else f"local (embedded defaults, chaining {chaining})"
+    return Target(local.url, local.api_key, label, model, fake)
 
 
 def play(args: argparse.Namespace, tasks: list[str], target: Target) -> list[EpisodeResult]:
@@ -183,6 +195,17 @@ def main(argv: list[str] | None = None) -> int:
         "write compare.md and compare.json",
     )
     parser.add_argument(
+        "--chaining",
+        choices=CHAINING_CHOICES,
+        default=None,
+        help="the local server's STEPWISE_CHAINING (action chains): on or off (default: the server's default)",
+    )
+    parser.add_argument(
+        "--compare-chaining",
+        action="store_true",
+        help="run the tasks with chaining on, then off (same seeds, --model or none); write compare.md and compare.json",
+    )
+    parser.add_argument(
         "--suites",
         action="store_true",
         help="run the groups of bench/miniwob/suites.toml (development, wide tune half, wide held-out half) "
@@ -195,6 +218,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no task list at {args.tasks}")
     if args.server and (args.model not in (None, "env") or args.compare):
         parser.error("--model and --compare start their own local server: leave out --server")
+    if args.server and (args.chaining or args.compare_chaining):
+        parser.error("--chaining and --compare-chaining start their own local server: leave out --server")
+    if args.compare and args.compare_chaining:
+        parser.error("--compare and --compare-chaining are separate runs: choose one")
+    if args.compare_chaining and args.chaining:
+        parser.error("--compare-chaining runs both: leave out --chaining")
     if args.compare and args.model in ("none", "env"):
         parser.error("--compare runs no model against a broken one: --model lying|nonsense|invalid")
     tasks = read_tasks(args.tasks)
@@ -203,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.compare or args.server:
             parser.error("--suites runs its own local server with --model (default none)")
         return suites(args, started, args.model or "none")
+    if args.compare_chaining:
+        return compare_chaining(args, tasks, started, args.model or "none")
     if args.compare:
         return compare(args, tasks, started, args.model or "lying")
     with contextlib.ExitStack() as stack:
@@ -211,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("--server needs --api-key or STEPWISE_API_KEY")
             target = Target(args.server, args.api_key, args.server, "server")
         else:
-            target = start_local(stack, args.model or "none")
+            target = start_local(stack, args.model or "none", args.chaining)
         episodes = play(args, tasks, target)
         requests = target.fake.requests if target.fake else None
     meta = _meta(
@@ -257,6 +288,30 @@ def compare(args: argparse.Namespace, tasks: list[str], started: str, broken: st
         server="local (embedded defaults)",
         models={model: model_description(model) for model in runs},
         model_requests=requests,
+    )
+    paths = write_comparison(args.out, runs, meta)
+    print(paths["markdown"].read_text())
+    print("Wrote " + ", ".join(str(p) for p in paths.values()), file=sys.stderr)
+    return 0
+
+
+def compare_chaining(args: argparse.Namespace, tasks: list[str], started: str, model: str) -> int:
+    """The task list with chaining on, then off, on the same seeds; one report of both."""
+    runs: dict[str, list[EpisodeResult]] = {}
+    for chaining in CHAINING_CHOICES:
+        label = f"chaining {chaining}"
+        print(f"== {label} ==", file=sys.stderr, flush=True)
+        with contextlib.ExitStack() as stack:
+            runs[label] = play(args, tasks, start_local(stack, model, chaining))
+    meta = _meta(
+        args,
+        started,
+        title="MiniWoB++ — Stepwise with action chaining on / off",
+        server="local (embedded defaults)",
+        models={
+            f"chaining {c}": f"STEPWISE_CHAINING={'true' if c == 'on' else 'false'}, {model_description(model)}"
+            for c in CHAINING_CHOICES
+        },
     )
     paths = write_comparison(args.out, runs, meta)
     print(paths["markdown"].read_text())

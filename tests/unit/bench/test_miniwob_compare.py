@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -73,14 +77,14 @@ def test_the_comparison_puts_both_models_side_by_side(tmp_path: Path) -> None:
     assert "Stepwise with model none / lying" in text
     rows = {line.split(" | ")[0]: line for line in text.splitlines() if line.startswith("| ")}
     assert rows["| click-button"] == (
-        "| click-button | 2 / 2 | 100% / 50% | 0 / 0 | 0 / 0 | 0 / 5 | completed 2 "
+        "| click-button | 2 / 2 | 2.0 / 2.0 | 100% / 50% | 0 / 0 | 0 / 0 | 0 / 5 | completed 2 "
         "| completed 1, needs_confirmation 1 |"
     )
     assert rows["| enter-text"] == (
-        "| enter-text | 1 / 1 | 0% / 100% | 0 / 0 | 0 / 1 | 0 / 4 | MAX_STEPS_EXCEEDED 1 "
+        "| enter-text | 1 / 1 | 2.0 / 2.0 | 0% / 100% | 0 / 0 | 0 / 1 | 0 / 4 | MAX_STEPS_EXCEEDED 1 "
         "| LLM_UNAVAILABLE 1 |"
     )
-    assert "| **overall** | 3 / 3 | 67% / 67% | 0 / 0 | 0 / 1 | 0 / 9 |" in text
+    assert "| **overall** | 3 / 3 | 2.0 / 2.0 | 67% / 67% | 0 / 0 | 0 / 1 | 0 / 9 |" in text
     assert "by purpose: PLANNING 1, VERIFICATION 3." in text
 
     data = json.loads(paths["json"].read_text())
@@ -109,6 +113,11 @@ def test_the_single_run_report_names_a_broken_model_only() -> None:
         ["--compare", "--server", "http://127.0.0.1:9"],
         ["--model", "lying", "--server", "http://127.0.0.1:9"],
         ["--model", "truthful"],
+        ["--chaining", "on", "--server", "http://127.0.0.1:9"],
+        ["--compare-chaining", "--server", "http://127.0.0.1:9"],
+        ["--compare-chaining", "--chaining", "off"],
+        ["--compare-chaining", "--compare", "--model", "lying"],
+        ["--chaining", "maybe"],
     ],
 )
 def test_flags_that_cannot_work_are_refused(argv: list[str], tmp_path: Path) -> None:
@@ -117,3 +126,37 @@ def test_flags_that_cannot_work_are_refused(argv: list[str], tmp_path: Path) -> 
     with pytest.raises(SystemExit) as exited:
         main(["--tasks", str(tasks), *argv])
     assert exited.value.code == 2
+
+
+def test_compare_chaining_runs_the_same_tasks_with_chaining_on_then_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.miniwob import run
+
+    started: list[dict[str, str]] = []
+
+    @contextlib.contextmanager
+    def fake_server(*, env: dict[str, str] | None = None) -> Iterator[SimpleNamespace]:
+        started.append(dict(env or {}))
+        yield SimpleNamespace(url="http://127.0.0.1:9", api_key="k")
+
+    played: list[tuple[str, str]] = []
+
+    def fake_play(args: Any, tasks: list[str], target: run.Target) -> list[EpisodeResult]:
+        played.append((target.label, ",".join(tasks)))
+        steps = 2 if "chaining on" in target.label else 6
+        return [dataclasses.replace(episode(task, success=True, status="completed"), steps=steps) for task in tasks]
+
+    monkeypatch.setattr(run, "local_server", fake_server)
+    monkeypatch.setattr(run, "play", fake_play)
+    tasks = tmp_path / "tasks.txt"
+    tasks.write_text("login-user\nenter-password\n")
+    assert main(["--tasks", str(tasks), "--compare-chaining", "--seeds", "2", "--out", str(tmp_path / "out")]) == 0
+
+    assert [env["STEPWISE_CHAINING"] for env in started] == ["true", "false"]
+    assert all(env["GEMINI_API_KEY"] == "" for env in started)
+    assert [task_list for _, task_list in played] == ["login-user,enter-password"] * 2
+    text = (tmp_path / "out" / "compare.md").read_text()
+    assert "# MiniWoB++ — Stepwise with action chaining on / off" in text
+    assert "| **overall** | 2 / 2 | 2.0 / 6.0 | 100% / 100% | 0 / 0 |" in text
+    data = json.loads((tmp_path / "out" / "compare.json").read_text())
+    assert data["models"] == ["chaining on", "chaining off"]
+    assert data["overall"]["chaining off"]["mean_steps"] == 6.0
