@@ -91,9 +91,9 @@ def check_link(
     read_back: bool,
 ) -> LinkCheck:
     """A field or control action of a chain, judged on ``after``. ``read_back``: the client
-    ran the chain's submit after its guard re-read this field: when the submit carried the
-    field away (another page), that read-back is the only evidence there is. A field still on
-    the page is judged by what it shows."""
+    ran the chain's submit after its guard re-read this field, which held then: what the field
+    shows afterwards (gone, cleared by a form that resets, emptied by a refused sign-in) is the
+    submit's doing, and the submit is judged for it."""
     text = format_action(action)
 
     def verdict(status: LinkStatus, reason: str) -> LinkCheck:
@@ -101,8 +101,10 @@ def check_link(
 
     element = locate(action, expect, after)
     moved_on = not _same_page(before.url, after.url)
-    if read_back and (element is None or moved_on):
-        return verdict("verified", "the client read it back just before the submit; the page has moved on since")
+    if read_back:
+        if element is None or moved_on:
+            return verdict("verified", "the client read it back just before the submit; the page has moved on since")
+        return verdict("verified", "the client read it back just before the submit (what the form shows now is the submit's doing)")
     if element is None:
         if moved_on:
             return verdict("unproven", "the page moved on; the element is no longer there to check")

@@ -18,7 +18,8 @@ from agent.contracts import previous_step
 from storage import TaskAction
 from verification import BeforeState, ClientObservations, ExpectedOutcome, PageState, PreviousStep, VerdictModel, VerificationResult
 from verification import verify_action_with_observations
-from verification.chain import LinkCheck, check_link, predicted_before
+from verification.chain import LinkCheck, check_link, locate, predicted_before
+from verification.tiers import value_holds
 from verification.verdict import StepHint
 
 _FIELD_LIKE = frozenset({"setValue", "select"})
@@ -47,9 +48,11 @@ async def verify_chain(
     context: dict[str, str],
 ) -> ChainVerdict:
     before = BeforeState.model_validate(last.before_state)
-    if page.dom_hash == before.dom_hash and page.url == before.url:
-        # The page is exactly the one the chain was sent for: nothing of it ran, whatever the
-        # client says. Judged from the page alone.
+    witnessed = client is not None and bool(client.did_network_occur or client.did_url_change)
+    if page.dom_hash == before.dom_hash and page.url == before.url and not witnessed:
+        # The page is exactly the one the chain was sent for and the client saw no request go
+        # out: nothing of it ran, whatever the client says. Judged from the page alone. (A form
+        # that clears itself after a submit made a request: the client saw it.)
         report = dataclasses.replace(report, consistent=False)
     ran = report.ran_through if report.consistent else len(links) - 1
     # Only a consistent account of a chain that ran its commit says the client re-read the
@@ -108,8 +111,33 @@ async def verify_chain(
     if failed_commit is not None:
         progressed = False
     held = commit is not None and all(c.status == "verified" for c in checks if c.action in read_back_texts)
-    attested = commit.attests if commit is not None and held and checks[commit.index].status == "verified" else ()
+    uniform = commit is not None and _uniform(links, read_back, before, page)
+    attested = commit.attests if commit is not None and held and uniform and checks[commit.index].status == "verified" else ()
     return ChainVerdict(result, checks, progressed, previous, attested, failed_commit)
+
+
+def _uniform(links: list[ChainLink], read_back: set[str], before: BeforeState, page: PageState) -> bool:
+    """After the commit, the fields its guard re-read are all gone (another page), all still
+    hold what the chain typed, or all show what they showed before the chain (a form that
+    cleared itself): a form half-kept is no sign of one submit of the values read back."""
+    if before.url.split("#", 1)[0] != page.url.split("#", 1)[0]:
+        return True
+    skeleton = (before.skeleton or {}).get("elements") or {}
+    states: set[str] = set()
+    for link in links:
+        target = link.action.target or ""
+        if target not in read_back or link.action.name not in _FIELD_LIKE:
+            continue
+        element = locate(link.action, link.expect, page)
+        if element is None:
+            states.add("gone")
+        elif value_holds(link.action.value or "", element.value or ""):
+            states.add("kept")
+        elif (element.value or "") == str((skeleton.get(target) or {}).get("value") or ""):
+            states.add("reset")
+        else:
+            states.add("other")
+    return len(states) <= 1 and "other" not in states
 
 
 def _changed_identity(link: ChainLink, page: PageState) -> str | None:
