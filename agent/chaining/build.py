@@ -36,21 +36,24 @@ def policy_chain(first: Candidate, text: str, plan: Plan | None, page: PageState
     first_element = page.element(first.action.target or "")
     assert first_element is not None  # _head checked
     walk = plan.model_copy(deep=True)
-    _done(walk, first.plan_step)
+    if first.completes_step:
+        _done(walk, first.plan_step)
     predicted = _after(page, first.action)
     links, used = [head], {first_element.id}
     while len(links) < limit:
         candidate, why = advance_and_refine(walk, predicted, contract)
-        if candidate is None or candidate.probe or not candidate.completes_step:
+        if candidate is None or candidate.probe or not _joins(candidate, walk):
             log.debug("chain.ends", reason=why or "the next step only prepares")
             break
         link = _next_link(candidate.action, len(links), _describe(walk, candidate), candidate.plan_step, page, predicted, contract, first_element, used, vet)
         if link is None:
             break
+        link = dataclasses.replace(link, completes_step=candidate.completes_step)
         links.append(link)
         if link.commit or ends_chain(link.action, predicted.element(link.action.target or "")):
             break
-        _done(walk, candidate.plan_step)
+        if candidate.completes_step:  # one of a step's several fields ("… into every field"): the step goes on
+            _done(walk, candidate.plan_step)
         predicted = _after(predicted, link.action)
         used.add(link.action.target or "")
     return links if len(links) > 1 else []
@@ -76,14 +79,24 @@ def model_chain(first: Candidate, text: str, proposed: Sequence[ChainedAction], 
     return links if len(links) > 1 else []
 
 
+def _joins(candidate: Candidate, plan: Plan | None) -> bool:
+    """An action that completes its step — or types one of a fill step's several fields
+    ("Type X into every field"); never a move that only prepares (opening, revealing, the
+    typing an autocomplete answers with suggestions)."""
+    if candidate.completes_step:
+        return True
+    step = plan.steps[candidate.plan_step] if plan is not None and candidate.plan_step is not None and 0 <= candidate.plan_step < len(plan.steps) else None
+    return step is not None and step.kind == "fill" and candidate.action.name == "setValue"
+
+
 def _head(first: Candidate, text: str, page: PageState, plan: Plan | None) -> ChainLink | None:
     element = page.element(first.action.target or "")
-    if first.probe or not first.completes_step or not starts_chain(first.action, element) or ends_chain(first.action, element):
+    if first.probe or not _joins(first, plan) or not starts_chain(first.action, element) or ends_chain(first.action, element):
         return None
     description = first.thought
     if plan is not None and first.plan_step is not None and 0 <= first.plan_step < len(plan.steps):
         description = plan.steps[first.plan_step].description
-    return ChainLink(0, first.action, text, description, plan_step=first.plan_step, completes_step=True, expect=expect_of(element),
+    return ChainLink(0, first.action, text, description, plan_step=first.plan_step, completes_step=first.completes_step, expect=expect_of(element),
                      target=describe_element(element) if element else None)  # fmt: skip
 
 

@@ -304,3 +304,10 @@ async def test_a_form_that_clears_itself_after_the_submit_completes_when_the_cli
     sent = await send(api, {"url": URL, "interactiveTree": v3_form(), "clientObservations": {"didNetworkOccur": True}, **ran(first)})
     assert sent["status"] == "completed"
     assert [c["status"] for c in sent["verification"]["chain"]] == ["verified"] * 6
+
+
+async def test_one_value_into_every_field_is_one_chain_with_the_submit(api: Api) -> None:
+    tree = [{"i": "1", "r": "inp", "n": "Password", "ty": "password", "v": ""}, {"i": "2", "r": "inp", "n": "Verify password", "ty": "password", "v": ""},
+            {"i": "3", "r": "btn", "n": "Submit"}]  # fmt: skip
+    first = await start(api, {"interactiveTree": tree}, 'Enter the password "Zx9-q" into both text fields and press submit')
+    assert [a["action"] for a in first["actions"]] == ['setValue("1", "Zx9-q")', 'setValue("2", "Zx9-q")', 'click("3")']
