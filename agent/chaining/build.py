@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 import structlog
 
 from agent.advance import advance_and_refine
-from agent.chaining.links import ChainLink, expect_of
-from agent.chaining.rules import commit_guard, ends_chain, is_commit, link_problem, starts_chain
+from agent.chaining.links import ChainLink, Requirement, expect_of
+from agent.chaining.rules import TOGGLE_ROLES, commit_guard, ends_chain, is_commit, link_problem, precondition_guard, starts_chain
 from agent.state import Candidate
 from planning import ChainedAction, Plan
-from verification import Action, Contract, PageElement, PageState, clause_hits, describe_element
+from verification import Action, Contract, PageElement, PageState, clause_hits, describe_element, normalize_role
 
 log = structlog.get_logger(__name__)
 
@@ -124,17 +124,39 @@ def _next_link(
             log.info("chain.commit_alone", action=text, reason=guard)
             return None
         required, attests, hits = guard
+        required = _with_chain_state(required, used, predicted)
         return ChainLink(index, action, text, description, commit=True, plan_step=plan_step, expect=expect_of(original),
                          requires=required, attests=attests, clause_hits=hits, target=_named(original))  # fmt: skip
     if (problem := link_problem(action, element, first, used)) is not None:
         log.debug("chain.cut", action=text, reason=problem)
         return None
-    return ChainLink(index, action, text, description, plan_step=plan_step, expect=expect_of(original),
-                     clause_hits=clause_hits(contract, action, page), target=_named(original))  # fmt: skip
+    hits = clause_hits(contract, action, page)
+    guard = precondition_guard(hits, predicted, contract) if hits else ((), ())
+    if isinstance(guard, str):
+        log.debug("chain.cut", action=text, reason=guard)
+        return None
+    return ChainLink(index, action, text, description, plan_step=plan_step, expect=expect_of(original), requires=guard[0],
+                     attests=guard[1], clause_hits=hits, target=_named(original))  # fmt: skip
 
 
 def _named(element: PageElement | None) -> str | None:
     return describe_element(element) if element is not None else None
+
+
+def _with_chain_state(required: tuple[Requirement, ...], used: set[str], predicted: PageState) -> tuple[Requirement, ...]:
+    """The commit's re-read covers every field and box the chain set before it, as the chain
+    leaves them: the client checks them all just before the submit, so each one is proven
+    even when the submit takes the form away."""
+    out = {target: (target, value, checked) for target, value, checked in required}
+    for element_id in sorted(used):
+        element = predicted.element(element_id)
+        if element is None or element_id in out:
+            continue
+        if normalize_role(element.role) in TOGGLE_ROLES:
+            out[element_id] = (element_id, None, "checked" in element.states)
+        elif element.value:
+            out[element_id] = (element_id, element.value, None)
+    return tuple(out.values())
 
 
 def _describe(plan: Plan, candidate: Candidate) -> str:

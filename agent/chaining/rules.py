@@ -95,16 +95,29 @@ def commit_guard(
     hits = clause_hits(contract, action, predicted)
     if not hits:
         return "the goal does not name this commit"
+    guard = precondition_guard(hits, predicted, contract)
+    if isinstance(guard, str):
+        return guard
+    return guard[0], guard[1], hits
+
+
+def precondition_guard(
+    hits: tuple[str, ...], predicted: PageState, contract: Contract
+) -> tuple[tuple[Requirement, ...], tuple[str, ...]] | str:
+    """For an action that makes event clauses ``hits`` true: what must hold when it runs
+    (their preconditions: "the slider is at 1 when the box is clicked"), as the client
+    re-reads it just before (``requireValues``), and the clauses that read-back proves — or
+    why the chain cannot carry it (a precondition that would not hold, or cannot be re-read)."""
     preconditions = [clause for hit in hits for clause in contract.preconditions(hit)]
     if not preconditions:
-        return tuple(), tuple(), hits
+        return (), ()
     then = check_contract(contract, predicted, step=-1)
     required: dict[str, Requirement] = {}
     for clause in preconditions:
         if clause.kind not in _PRECONDITION_KINDS or clause.target is None:
             return f"{clause.description!r} cannot be re-read by the client"
         if then.result(clause.id).status != "holds":
-            return f"{clause.description!r} would not hold when it is pressed"
+            return f"{clause.description!r} would not hold when it runs"
         target = resolve_ref(clause.target, predicted).element
         if target is None:
             return f"{clause.description!r} has no single element on this page"
@@ -116,4 +129,4 @@ def commit_guard(
             if not target.value:
                 return f"{clause.description!r} has no value to re-read"
             required[target.id] = (target.id, target.value, None)
-    return tuple(required.values()), tuple(c.id for c in preconditions), hits
+    return tuple(required.values()), tuple(c.id for c in preconditions)

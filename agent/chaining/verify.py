@@ -113,6 +113,12 @@ async def verify_chain(
     held = commit is not None and all(c.status == "verified" for c in checks if c.action in read_back_texts)
     uniform = commit is not None and _uniform(links, read_back, before, page)
     attested = commit.attests if commit is not None and held and uniform and checks[commit.index].status == "verified" else ()
+    # A box or radio inside the chain whose preconditions its guard re-read ("the slider at 1
+    # when the 3rd box is clicked"): verified and run under a consistent report, they held.
+    if report.consistent and not report.legacy:
+        for link, check in zip(links, checks, strict=True):
+            if link is not commit and link.attests and check.ran and check.status == "verified":
+                attested = (*attested, *(c for c in link.attests if c not in attested))
     return ChainVerdict(result, checks, progressed, previous, attested, failed_commit)
 
 

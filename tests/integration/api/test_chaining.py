@@ -311,3 +311,16 @@ async def test_one_value_into_every_field_is_one_chain_with_the_submit(api: Api)
             {"i": "3", "r": "btn", "n": "Submit"}]  # fmt: skip
     first = await start(api, {"interactiveTree": tree}, 'Enter the password "Zx9-q" into both text fields and press submit')
     assert [a["action"] for a in first["actions"]] == ['setValue("1", "Zx9-q")', 'setValue("2", "Zx9-q")', 'click("3")']
+
+
+async def test_a_box_whose_click_needs_an_earlier_value_carries_it_as_a_required_value(api: Api) -> None:
+    """"Set the slider to 4, then click the 2nd checkbox": the click must happen with the
+    slider at 4 — the client re-reads it just before, and that read-back is what proves it."""
+    tree = [{"i": "1", "r": "slider", "n": "Level", "v": "0"}, {"i": "2", "r": "chk", "n": "Alpha"}, {"i": "3", "r": "chk", "n": "Beta"},
+            {"i": "4", "r": "btn", "n": "Submit"}]  # fmt: skip
+    first = await start(api, {"interactiveTree": tree}, "Set the slider to 4, then click the 2nd checkbox, then hit Submit")
+    actions = first["actions"]
+    assert [a["action"] for a in actions] == ['setValue("1", "4")', 'click("3")', 'click("4")']
+    assert actions[1]["requireValues"] == [{"target": "1", "value": "4", "checked": None}]
+    done = await send(api, {"url": URL, "interactiveTree": [{"i": "9", "r": "btn", "n": "START"}], "clientObservations": {"didNetworkOccur": True}, **ran(first)})
+    assert done["status"] == "completed", [(c["description"], c["status"], c["detail"]) for c in done["contract"]["clauses"]] + [done["verification"]["chain"]]
