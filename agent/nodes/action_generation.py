@@ -128,7 +128,8 @@ def _pending_retry(state: InteractState) -> Candidate | None:
     target = state["page"].element(action.target) if action.target else None
     if target is not None and target.occluded:
         return None  # still covered: never acted on blindly; the policy decides anew (close what covers it)
-    return Candidate(action, f"Retry {pending['action']} now that the page is ready.", "policy", 0.7, pending.get("plan_step"), True, "correction")
+    # The plan's own action, now that the page is ready: it may lead a chain like any other.
+    return Candidate(action, f"Retry {pending['action']} now that the page is ready.", "policy", 0.7, pending.get("plan_step"), True, "generation")
 
 
 def _reopen(plan: Plan, contract: Contract) -> bool:
