@@ -74,15 +74,11 @@ class ChainLink:
 
     def wire(self) -> dict[str, Any]:
         """One item of the answer's ``actions`` (the edge camel-cases the keys)."""
-        return {
-            "index": self.index,
-            "action": self.text,
-            "description": self.description,
-            "can_fail": self.can_fail,
-            "commit": self.commit,
-            "expect": {"role": self.expect.role, "name": self.expect.name} if self.expect else None,
-            "require_values": _requirements(self.requires),
-        }
+        stored = self.stored()
+        return {key: stored[key] for key in _WIRE_KEYS}
+
+
+_WIRE_KEYS = ("index", "action", "description", "can_fail", "commit", "expect", "require_values")
 
 
 def _requirements(requires: tuple[Requirement, ...]) -> list[dict[str, Any]]:
