@@ -16,10 +16,14 @@ from storage.models import (
     FinalizeBatch,
     IdempotencyCompletion,
     IdempotencyRecord,
+    MemorySettings,
     Message,
     RateDecision,
+    Recipe,
+    RecipeStatus,
     Session,
     Skill,
+    SkillStatus,
     Task,
     TaskAction,
     UsageLog,
@@ -126,12 +130,80 @@ class UsageRepository(Protocol):
 
 
 class SkillRepository(Protocol):
-    async def upsert(self, skill: Skill) -> None: ...
-    async def find(self, tenant_id: str, domain: str, goal: str, limit: int = 5) -> list[Skill]: ...
+    """Learned corrections. Every method but the TTL sweep is tenant-scoped; a skill of
+    another tenant is not found (and its id cannot be taken: ``DuplicateKey``)."""
+
+    async def learn(self, skill: Skill, task_id: str, at: datetime) -> Skill:
+        """Count one verified success of ``skill`` from task ``task_id``, atomically: insert
+        it (``success_count=1``, ``evidence=[task_id]``, ``status`` as given) or, when the
+        task is not in its evidence yet, ``success_count += 1`` and append the task (the
+        last ``EVIDENCE_LIMIT`` kept). ``last_used = at`` either way. Idempotent per
+        (skill, task); the other fields of a stored skill are kept. Returns the stored
+        skill. An id of another tenant -> ``DuplicateKey`` and nothing changes."""
+    async def upsert(self, skill: Skill) -> None:
+        """Insert or replace every field but ``created_at`` (tests and seeding)."""
+    async def set_status(self, tenant_id: str, skill_id: str, status: SkillStatus) -> None: ...
+    async def record_outcome(self, tenant_id: str, skill_id: str, success: bool, at: datetime) -> None:
+        """One use: ``success_count`` or ``failure_count`` += 1, ``last_used = at``."""
+    async def for_domain(self, tenant_id: str, domain: str, limit: int = 500) -> list[Skill]:
+        """The domain's skills, most recently used first."""
+    async def get(self, tenant_id: str, skill_id: str) -> Skill | None: ...
+    async def list(
+        self, tenant_id: str, domain: str | None = None, limit: int = 100, offset: int = 0,
+        *, status: SkillStatus | None = None,
+    ) -> list[Skill]:
+        """Most recently used first; optionally of one domain / status."""
+    async def total(
+        self, tenant_id: str, domain: str | None = None, *, status: SkillStatus | None = None
+    ) -> int:
+        """How many :meth:`list` would return without limit/offset."""
+    async def delete(self, tenant_id: str, skill_id: str) -> bool: ...
+    async def delete_all(self, tenant_id: str, domain: str | None = None) -> int: ...
     async def count(self, tenant_id: str) -> int: ...
-    async def record_outcome(self, tenant_id: str, skill_id: str, success: bool, at: datetime) -> None: ...
+    async def evict(self, tenant_id: str, ids: Sequence[str]) -> int:
+        """Delete those of ``ids`` that are the tenant's; returns how many."""
     async def delete_unused_since(self, before: datetime) -> int:
-        """TTL sweep (MongoDB does this with a TTL index; SQLite on demand)."""
+        """TTL sweep, every tenant (MongoDB also has a TTL index; SQLite sweeps on demand)."""
+
+
+class RecipeRepository(Protocol):
+    """Replayable verified runs; tenant-scoped like skills."""
+
+    async def record_run(self, recipe: Recipe, task_id: str, at: datetime) -> Recipe:
+        """Count one verified run from task ``task_id``, atomically: insert it
+        (``verified_runs=1``, ``evidence=[task_id]``) or, when the task is new to it,
+        ``verified_runs += 1`` and append the task (last ``EVIDENCE_LIMIT``).
+        ``last_used = at`` either way; other stored fields are kept. Idempotent per
+        (recipe, task). An id of another tenant -> ``DuplicateKey``."""
+    async def upsert(self, recipe: Recipe) -> None:
+        """Insert or replace every field but ``created_at`` (tests and seeding)."""
+    async def set_status(self, tenant_id: str, recipe_id: str, status: RecipeStatus) -> None: ...
+    async def record_replay(self, tenant_id: str, recipe_id: str, success: bool, at: datetime) -> None:
+        """One replayed episode: ``replays += 1``, ``last_used = at``; a failure also counts
+        ``failed_runs += 1`` and demotes the recipe."""
+    async def find(self, tenant_id: str, domain: str, limit: int = 50) -> list[Recipe]:
+        """The domain's promoted and candidate recipes, most recently used first."""
+    async def get(self, tenant_id: str, recipe_id: str) -> Recipe | None: ...
+    async def list(
+        self, tenant_id: str, domain: str | None = None, limit: int = 100, offset: int = 0,
+        *, status: RecipeStatus | None = None,
+    ) -> list[Recipe]:
+        """Most recently used first; optionally of one domain / status."""
+    async def total(
+        self, tenant_id: str, domain: str | None = None, *, status: RecipeStatus | None = None
+    ) -> int: ...
+    async def delete(self, tenant_id: str, recipe_id: str) -> bool: ...
+    async def delete_all(self, tenant_id: str, domain: str | None = None) -> int: ...
+    async def count(self, tenant_id: str) -> int: ...
+    async def evict(self, tenant_id: str, ids: Sequence[str]) -> int: ...
+    async def delete_unused_since(self, before: datetime) -> int: ...
+
+
+class MemorySettingsRepository(Protocol):
+    async def get(self, tenant_id: str) -> MemorySettings | None:
+        """None when the tenant never set them (both switches on)."""
+    async def put(self, settings: MemorySettings) -> None:
+        """Insert or replace the tenant's settings."""
 
 
 class KnowledgeRepository(Protocol):
@@ -241,6 +313,8 @@ class Store(Protocol):
     verifications: VerificationRepository
     usage: UsageRepository
     skills: SkillRepository
+    recipes: RecipeRepository
+    memory_settings: MemorySettingsRepository
     knowledge: KnowledgeRepository
     crawl_jobs: CrawlJobRepository
     rate_limits: RateLimitRepository

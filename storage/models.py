@@ -167,17 +167,65 @@ class UsageLog(Record):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+SkillStatus = Literal["candidate", "admitted"]
+RecipeStatus = Literal["candidate", "promoted", "demoted"]
+#: A skill or recipe keeps the ids of at most this many tasks whose verified success counted.
+EVIDENCE_LIMIT = 20
+
+
 class Skill(Record):
+    """A learned correction: on ``domain``, for goals of the template ``goal``, the action
+    that failed (``failed_state``) and the one that then verified (``successful_action``).
+    ``id`` is a deterministic key from the caller, so learning the same lesson again counts
+    one more verified success instead of storing a copy."""
+
     id: str = Field(default_factory=new_id)
     tenant_id: str
     domain: str
-    goal: str
+    goal: str = Field(description="The goal template, values as {v1}, {v2}")
     failed_state: dict[str, Any] = Field(default_factory=dict)
     successful_action: dict[str, Any] = Field(default_factory=dict)
-    success_count: int = 0
-    failure_count: int = 0
+    status: SkillStatus = "candidate"
+    success_count: int = Field(default=0, description="Verified successes (learning + uses)")
+    failure_count: int = Field(default=0, description="Uses that did not verify")
+    evidence: list[str] = Field(
+        default_factory=list, description=f"Task ids whose verified success counted (last {EVIDENCE_LIMIT})"
+    )
     last_used: datetime = Field(default_factory=utcnow)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class Recipe(Record):
+    """A verified run of a goal template on a domain, replayable step by step: each step
+    carries the page fingerprint it was taken on and the semantic target it acted on."""
+
+    id: str = Field(default_factory=new_id)
+    tenant_id: str
+    domain: str
+    template: str = Field(description="GoalTemplate.text")
+    variables: list[str] = Field(default_factory=list)
+    steps: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description='Each {"fingerprint", "action", "target", "value": {"var"}|{"text"}|None, "chain"}',
+    )
+    status: RecipeStatus = "candidate"
+    verified_runs: int = 0
+    failed_runs: int = 0
+    replays: int = Field(default=0, description="Episodes served from it")
+    evidence: list[str] = Field(
+        default_factory=list, description=f"Task ids of verified runs (last {EVIDENCE_LIMIT})"
+    )
+    last_used: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class MemorySettings(Record):
+    """A tenant's memory switches; no record means both on."""
+
+    tenant_id: str
+    skills: bool = True
+    replay: bool = True
+    updated_at: datetime = Field(default_factory=utcnow)
 
 
 IdempotencyState = Literal["in_flight", "completed"]

@@ -20,6 +20,7 @@ from storage.models import (
     CorrectionRecord,
     IdempotencyRecord,
     Message,
+    Recipe,
     Record,
     Session,
     Skill,
@@ -110,10 +111,13 @@ CORRECTIONS = Collection("corrections", CorrectionRecord)
 VERIFICATIONS = Collection("verifications", VerificationRecordRow)
 USAGE = Collection("usage_logs", UsageLog)
 SKILLS = Collection("skills", Skill)
+RECIPES = Collection("recipes", Recipe)
 DOCUMENTS = Collection("knowledge_documents", KnowledgeDocument)
 CHUNKS = Collection("knowledge_chunks", KnowledgeChunk)
 IDEMPOTENCY = Collection("idempotency_keys", IdempotencyRecord)
 CRAWL_JOBS = Collection("crawl_jobs", CrawlJob)
+#: One document per tenant, ``_id`` = tenant_id (the record has no id of its own).
+MEMORY_SETTINGS = "memory_settings"
 RATE_COUNTERS = "rate_counters"
 #: Chunk vectors (float32 bytes) and the per-tenant knowledge version counter.
 VECTORS = "knowledge_vectors"

@@ -15,7 +15,9 @@ from storage.models import (
     ApiKey,
     CorrectionRecord,
     IdempotencyRecord,
+    MemorySettings,
     Message,
+    Recipe,
     Record,
     Session,
     Skill,
@@ -114,7 +116,9 @@ CORRECTIONS = Table("corrections", CorrectionRecord)
 VERIFICATIONS = Table("verifications", VerificationRecordRow)
 USAGE = Table("usage_logs", UsageLog)
 SKILLS = Table("skills", Skill)
+RECIPES = Table("recipes", Recipe)
 DOCUMENTS = Table("knowledge_documents", KnowledgeDocument)
 CHUNKS = Table("knowledge_chunks", KnowledgeChunk)
 IDEMPOTENCY = Table("idempotency_keys", IdempotencyRecord)
 CRAWL_JOBS = Table("crawl_jobs", CrawlJob)
+MEMORY_SETTINGS = Table("memory_settings", MemorySettings)

@@ -207,7 +207,30 @@ _V4: tuple[str, ...] = (
     "CREATE INDEX crawl_jobs_status_heartbeat ON crawl_jobs (status, heartbeat_at)",
 )
 
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
+# Verified memory (issue 15): a skill is a candidate until admitted and keeps the tasks
+# whose verified success it counted; recipes (replayable verified runs) and the tenant's
+# memory switches. The last_used indexes serve the 90-day TTL sweep.
+_V5: tuple[str, ...] = (
+    "ALTER TABLE skills ADD COLUMN status TEXT NOT NULL DEFAULT 'candidate'",
+    "ALTER TABLE skills ADD COLUMN evidence TEXT NOT NULL DEFAULT '[]'",
+    """CREATE TABLE recipes (
+        seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, tenant_id TEXT NOT NULL,
+        domain TEXT NOT NULL, template TEXT NOT NULL, variables TEXT NOT NULL,
+        steps TEXT NOT NULL, status TEXT NOT NULL, verified_runs INTEGER NOT NULL,
+        failed_runs INTEGER NOT NULL, replays INTEGER NOT NULL, evidence TEXT NOT NULL,
+        last_used TEXT NOT NULL, created_at TEXT NOT NULL)""",
+    "CREATE INDEX recipes_domain ON recipes (tenant_id, domain, last_used)",
+    "CREATE INDEX recipes_tenant_used ON recipes (tenant_id, last_used)",
+    "CREATE INDEX recipes_last_used ON recipes (last_used)",
+    "CREATE INDEX skills_tenant_used ON skills (tenant_id, last_used)",
+    """CREATE TABLE memory_settings (
+        tenant_id TEXT PRIMARY KEY, skills INTEGER NOT NULL, replay INTEGER NOT NULL,
+        updated_at TEXT NOT NULL) WITHOUT ROWID""",
+)
+
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
