@@ -1,0 +1,244 @@
+"""What a remembered action acted on, said the way a person would find it again.
+
+A :class:`SemanticTarget` keeps the attributes a person names a control by — its role,
+accessible name, placeholder, input type, nearby label, containers and link path — and
+never what a page renumbers or restyles (ids, classes, positions) nor what was typed into
+it. :func:`reidentify` finds it on a live page: an element matches only when *every*
+recorded attribute agrees (case and spacing aside), and only a unique, actionable match is
+a hit. Two look-alikes, a label swapped onto another control, or a dialog covering the
+target are misses — memory is never blind.
+
+Recorded text may hold ``{name}`` references to the goal's variables (``button "Delete
+{v1}"``); literal braces are stored doubled (``{{``, ``}}``), as in :meth:`str.format`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from agent.policy.text import fold
+from verification import PageElement, PageState
+from verification.elements import normalize_role
+
+_REF: Final = re.compile(r"\{\{|\}\}|\{(\w+)\}")
+_NO_BINDINGS: Final[Mapping[str, str]] = {}
+
+
+class MissingBinding(KeyError):
+    """A ``{name}`` in a target with no value bound to it."""
+
+
+@dataclass(frozen=True)
+class SemanticTarget:
+    """The attributes an element is found again by. ``None``/``()`` = not recorded (not
+    compared); ``name`` is always recorded (``""`` = the element had no name)."""
+
+    role: str
+    name: str
+    placeholder: str | None = None
+    input_type: str | None = None
+    context: str | None = None
+    container: tuple[str, ...] = ()
+    href: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"role": self.role, "name": self.name}
+        for key in ("placeholder", "input_type", "context", "href"):
+            value = getattr(self, key)
+            if value:
+                data[_CAMEL.get(key, key)] = value
+        if self.container:
+            data["container"] = list(self.container)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SemanticTarget:
+        def text(key: str) -> str | None:
+            value = data.get(_CAMEL.get(key, key), data.get(key))
+            return str(value) if value else None
+
+        return cls(
+            role=str(data.get("role") or "generic"),
+            name=str(data.get("name") or ""),
+            placeholder=text("placeholder"),
+            input_type=text("input_type"),
+            context=text("context"),
+            container=tuple(str(c) for c in data.get("container") or ()),
+            href=text("href"),
+        )
+
+    def describe(self) -> str:
+        """``button "Add patient" in form: New visit`` — for people and prompts."""
+        out = f'{self.role} "{_shown(self.name)}"' if self.name else self.role
+        if self.placeholder:
+            out += f' (placeholder "{_shown(self.placeholder)}")'
+        if self.context:
+            out += f' near "{_shown(self.context)}"'
+        if self.container:
+            out += f" in {_shown(self.container[0])}"
+        return out
+
+    def references(self) -> set[str]:
+        """The variable names this target refers to."""
+        texts = (self.name, self.placeholder, self.context, self.href, *self.container)
+        return {m.group(1) for t in texts if t for m in _REF.finditer(t) if m.group(1)}
+
+
+_CAMEL: Final = {"input_type": "inputType"}
+
+
+def _shown(text: str) -> str:
+    return text.replace("{{", "{").replace("}}", "}")
+
+
+def href_path(href: str | None) -> str | None:
+    """Path and query of a link (no scheme, host or fragment); ``None`` when empty."""
+    if not href:
+        return None
+    parts = urlsplit(href.strip())
+    out = parts.path + (f"?{parts.query}" if parts.query else "")
+    return out or None
+
+
+@dataclass(frozen=True)
+class _Values:
+    """Variable values to write as references: (name, folded value), longest first, and one
+    pattern finding any of them word-bounded (group ``g<i>`` = the i-th name)."""
+
+    names: tuple[tuple[str, str], ...] = ()
+    pattern: re.Pattern[str] | None = None
+
+    @classmethod
+    def of(cls, variables: Mapping[str, str]) -> _Values:
+        items = sorted(
+            ((name, str(raw).split()) for name, raw in variables.items() if str(raw).split()),
+            key=lambda item: len(" ".join(item[1])),
+            reverse=True,
+        )
+        if not items:
+            return cls()
+        alternatives = []
+        for i, (_name, words) in enumerate(items):
+            body = r"\s+".join(re.escape(w.replace("{", "{{").replace("}", "}}")) for w in words)
+            start = r"(?<![^\W_])" if words[0][0].isalnum() else ""
+            end = r"(?![^\W_])" if words[-1][-1].isalnum() else ""
+            alternatives.append(f"(?P<g{i}>{start}{body}{end})")
+        names = tuple((name, fold(" ".join(words))) for name, words in items)
+        return cls(names, re.compile("|".join(alternatives), re.IGNORECASE))
+
+    def template(self, text: str | None) -> str | None:
+        """``text`` (spacing collapsed) with braces escaped and each value written as its
+        reference: the whole text when it equals a value, else each word-bounded occurrence
+        (longest values first, so one value never splits another)."""
+        if text is None:
+            return None
+        text = " ".join(text.split())
+        if not text:
+            return None
+        folded = fold(text)
+        for name, value in self.names:
+            if folded == value:
+                return "{" + name + "}"
+        escaped = text.replace("{", "{{").replace("}", "}}")
+        if self.pattern is None:
+            return escaped
+        names = self.names
+        return self.pattern.sub(lambda m: "{" + names[int(str(m.lastgroup)[1:])][0] + "}", escaped)
+
+
+def describe_target(element: PageElement, variables: Mapping[str, str] = _NO_BINDINGS) -> SemanticTarget:
+    """The semantic target of ``element``, with the goal's variable values written as
+    ``{name}`` references. Never positions, ids, classes or the value typed into it."""
+    values = _Values.of(variables)
+    return SemanticTarget(
+        role=normalize_role(element.role),
+        name=values.template(element.name) or "",
+        placeholder=values.template(element.placeholder),
+        input_type=(element.input_type or "").strip().lower() or None,
+        context=values.template(element.context),
+        container=tuple(c for c in (values.template(c) for c in element.container) if c),
+        href=values.template(href_path(element.href)),
+    )
+
+
+def substitute(text: str, bindings: Mapping[str, str]) -> str:
+    """``text`` with each ``{name}`` replaced by its bound value (braces un-doubled); raises
+    :class:`MissingBinding` for a reference with no value."""
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name is None:
+            return match.group(0)[0]
+        value = bindings.get(name)
+        if value is None or not str(value).strip():
+            raise MissingBinding(name)
+        return str(value)
+
+    return _REF.sub(one, text) if "{" in text or "}" in text else text
+
+
+@dataclass(frozen=True)
+class Reidentified:
+    """The one live element a target names, or why there is none."""
+
+    element: PageElement | None
+    candidates: int
+    reason: str
+
+    @property
+    def hit(self) -> bool:
+        return self.element is not None
+
+
+def _by_role_name(page: PageState) -> dict[tuple[str, str], list[PageElement]]:
+    index: dict[tuple[str, str], list[PageElement]] = {}
+    for element in page.elements:
+        if element.hidden:
+            continue
+        index.setdefault((normalize_role(element.role), fold(element.name)), []).append(element)
+    return index
+
+
+def _agrees(recorded: str | None, live: str | None) -> bool:
+    return recorded is None or fold(recorded) == fold(live or "")
+
+
+def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, str] = _NO_BINDINGS) -> Reidentified:
+    """The live element ``target`` names on ``page``: exactly one visible element agreeing
+    on every recorded attribute, not covered and not disabled; else a miss and why."""
+    try:
+        name = substitute(target.name, bindings)
+        placeholder = substitute(target.placeholder, bindings) if target.placeholder else None
+        context = substitute(target.context, bindings) if target.context else None
+        href = substitute(target.href, bindings) if target.href else None
+        container = tuple(fold(substitute(c, bindings)) for c in target.container)
+    except MissingBinding as missing:
+        return Reidentified(None, 0, f"no value bound to {{{missing.args[0]}}}")
+    index: dict[tuple[str, str], list[PageElement]] = page.memo("memory.by_role_name", lambda: _by_role_name(page))
+    found = [
+        element
+        for element in index.get((normalize_role(target.role), fold(name)), ())
+        if _agrees(placeholder, element.placeholder)
+        and (target.input_type is None or fold(target.input_type) == fold(element.input_type or ""))
+        and _agrees(context, element.context)
+        and (not container or container == tuple(fold(c) for c in element.container))
+        and (href is None or fold(href) == fold(href_path(element.href) or ""))
+    ]
+    shown = target.describe()
+    if not found:
+        return Reidentified(None, 0, f"no element matches {shown}")
+    if len(found) > 1:
+        return Reidentified(None, len(found), f"{len(found)} elements match {shown}")
+    element = found[0]
+    if element.occluded:
+        return Reidentified(None, 1, "covered")
+    if element.disabled:
+        return Reidentified(None, 1, "disabled")
+    return Reidentified(element, 1, "")
+
+
+__all__ = ["MissingBinding", "Reidentified", "SemanticTarget", "describe_target", "href_path", "reidentify", "substitute"]
