@@ -91,6 +91,7 @@ def answer(final: InteractState, session: Session, usage: dict[str, Any], server
         failure_code=stored.failure_code if stored.status in ("failed", "needs_confirmation") else None,
         actions=[link.wire() for link in outcome.chain] or None,
         chain_metadata=chain_metadata(list(outcome.chain)) if outcome.chain else None,
+        memory=memory.wire() if (memory := final.get("memory")) is not None else None,
         usage=usage,
         server_ms=server_ms,
     )

@@ -4,13 +4,15 @@
     START ─ a held destructive action the user confirmed → action_validation → …
       │
     START ─ continuation? ─yes→ verification → goal_check ─┬ contract holds → goal_achieved → finalize
-      │                                                    ├ step worked → [velocity check] → replanning ─(plan kept)→ action_generation …
-      │                                                    │                                      └(discarded)→ planning → action_generation
+      │                                                    ├ step worked → [velocity check] → recall ─HIT→ action_validation …
+      │                                                    │                 └ replanning ─(plan kept)→ action_generation …
+      │                                                    │                              └(discarded)→ planning → action_generation
       │                                                    └ step failed → correction → action_validation → …
       └─no→ contract ─┬ holds already → goal_achieved → finalize
                       ├ value missing → ask_user (no task) · not understood → finalize (failed)
-                      └ complexity_check ─SIMPLE→ direct_action → action_validation → outcome_prediction → finalize
-                                       └COMPLEX→ context_analysis ─ASK_USER→ ask_user (no task)
+                      └ recall ─HIT (a promoted recipe's step, no model)→ action_validation → …
+                          └ complexity_check ─SIMPLE→ direct_action → action_validation → outcome_prediction → finalize
+                                           └COMPLEX→ context_analysis ─ASK_USER→ ask_user (no task)
                                                     └ (web_search) → planning → action_generation
                                                          → critic (risky / low confidence) → action_validation
                                                          → outcome_prediction → finalize
@@ -41,6 +43,7 @@ from agent.nodes.goal_achieved import goal_achieved
 from agent.nodes.goal_check import goal_check
 from agent.nodes.outcome_prediction import outcome_prediction
 from agent.nodes.planning import planning
+from agent.nodes.recall import recall
 from agent.nodes.reflection import reflection
 from agent.nodes.replanning import replanning
 from agent.nodes.verification import verification
@@ -51,6 +54,7 @@ from agent.routing import (
     route_after_contract,
     route_after_correction,
     route_after_generation,
+    route_after_recall,
     route_after_replanning,
     route_after_search,
     route_after_goal_check,
@@ -62,6 +66,7 @@ from observability import traced_node
 
 NODES = {
     "contract": contract,
+    "recall": recall,
     "complexity_check": complexity_check,
     "direct_action": direct_action,
     "context_analysis": context_analysis,
@@ -102,6 +107,7 @@ def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[Int
 
     graph.add_conditional_edges(START, _inline(route_start))
     graph.add_conditional_edges("contract", _inline(route_after_contract))
+    graph.add_conditional_edges("recall", _inline(route_after_recall))
     graph.add_conditional_edges("complexity_check", _inline(route_after_complexity))
     graph.add_edge("direct_action", "action_validation")
     graph.add_conditional_edges("context_analysis", _inline(route_after_context))
@@ -116,7 +122,7 @@ def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[Int
     graph.add_conditional_edges(
         "goal_check",
         _inline(route_after_goal_check),
-        {"goal_achieved": "goal_achieved", "next_action": "replanning", "correction": "correction", "reflection": "reflection"},
+        {"goal_achieved": "goal_achieved", "next_action": "recall", "correction": "correction", "reflection": "reflection"},
     )
     graph.add_conditional_edges("replanning", _inline(route_after_replanning))
     graph.add_conditional_edges("correction", _inline(route_after_correction))

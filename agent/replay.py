@@ -69,5 +69,6 @@ def replayed_outcome(task: Task, session_id: str, action: TaskAction) -> Interac
         failure_code=answer.get("failure_code"),
         actions=answer.get("actions"),
         chain_metadata=answer.get("chain_metadata"),
+        memory=answer.get("memory"),
         replayed=True,
     )

@@ -13,7 +13,7 @@ def route_start(state: InteractState) -> Literal["verification", "contract", "ac
     return "contract" if state["is_new_task"] else "verification"
 
 
-def route_after_contract(state: InteractState) -> Literal["goal_achieved", "ask_user", "finalize", "complexity_check"]:
+def route_after_contract(state: InteractState) -> Literal["goal_achieved", "ask_user", "finalize", "recall"]:
     """A new task's contract: already satisfied on the first page, a value the user must
     give, a goal that cannot be attempted (an ending is set), or on to the work."""
     contract = state.get("contract")
@@ -24,7 +24,16 @@ def route_after_contract(state: InteractState) -> Literal["goal_achieved", "ask_
     outcome = state.get("outcome")
     if outcome is not None and outcome.status != "active":
         return "finalize"
-    return "complexity_check"
+    return "recall"
+
+
+def route_after_recall(state: InteractState) -> Literal["action_validation", "complexity_check", "replanning"]:
+    """A recipe's step (memory ``HIT``) is validated and sent like any action, with no
+    model; otherwise a new task goes on to complexity routing, a continuation to the plan."""
+    memory = state.get("memory")
+    if memory is not None and memory.replay == "HIT" and state.get("candidate") is not None:
+        return "action_validation"
+    return "complexity_check" if state["is_new_task"] else "replanning"
 
 
 def route_after_complexity(state: InteractState) -> Literal["direct_action", "context_analysis"]:

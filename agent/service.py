@@ -24,6 +24,7 @@ from agent.errors import (
 from agent.graph import interact_graph
 from agent.idempotency import answer_without_step, claim_key, keep_answer, release
 from agent.inputs import InteractInput, InteractOutcome
+from agent.memory import load_memory
 from agent.offload import INLINE_DOM_BYTES, INLINE_ELEMENTS, page_work
 from agent.progress import TaskProgress
 from agent.rag import LEARNING, request_knowledge
@@ -41,7 +42,7 @@ from verification import PageInputError, PageState
 log = structlog.get_logger(__name__)
 
 # What the answer reads from the final state (reading all ~30 channels costs time).
-_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract"]
+_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory"]
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,8 @@ async def _step(
         state.update(confirmed(pending))
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
     rag = await request_knowledge(task.query, page.url, ctx, deps)
+    replaying = loaded.is_new_task or task.state.get("recall") is not None
+    memory = await load_memory(tenant_id=ctx.tenant_id, url=page.url, goal=task.query, replaying=replaying, deps=deps)
     async with deps.tracer.start_trace(
         interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
     ) as trace:
@@ -142,6 +145,7 @@ async def _step(
             secrets=loaded.secrets,
             idempotency=claim,
             rag=rag,
+            memory=memory,
         )
         with UsageService.for_request() as usage:
             try:

@@ -12,6 +12,7 @@ from typing import Any, Literal, TypedDict
 from agent.complexity import ComplexityResult
 from agent.context import AgentDeps, RequestContext
 from agent.inputs import InteractInput
+from agent.memory.status import MemoryContext, MemoryStatus, RecallState
 from agent.policy import ParsedGoal
 from agent.progress import TaskProgress
 from agent.rag import chunk_texts
@@ -35,9 +36,10 @@ class Candidate:
     confidence: float
     plan_step: int | None = None
     completes_step: bool = True
-    source: Literal["generation", "direct", "correction"] = "generation"
+    source: Literal["generation", "direct", "correction", "recall"] = "generation"  # recall: a recipe's step (agent.memory)
     probe: bool = False  # an exploring move (hover a menu item, page a calendar): no effect is information
-    chain: tuple[Any, ...] = ()  # a model's proposed chain after this action (planning.ChainedAction), judged by agent.chaining
+    chain: tuple[Any, ...] = ()  # a model's (or a recipe's) proposed chain after this action (planning.ChainedAction), judged by agent.chaining
+    skills: tuple[str, ...] = ()  # skills that steered this action (agent.memory.skills)
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class StepOutcome:
     flags: tuple[str, ...] = ()
     confirm: dict[str, Any] | None = None  # a destructive action held: the question to the user (agent.destructive)
     chain: tuple[Any, ...] = ()  # the actions sent in a row, the first being ``action`` (agent.chaining.ChainLink)
+    skills: tuple[str, ...] = ()  # skills that steered the action (agent.memory.skills)
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class GraphContext:
     secrets: TaskSecrets = field(default_factory=TaskSecrets)  # the task's secret values (agent.secrets)
     idempotency: IdempotencyRecord | None = None  # the Idempotency-Key claim finalize completes
     rag: RagResult = field(default_factory=RagResult)  # the request's knowledge (agent.rag), retrieved once
+    memory: MemoryContext = field(default_factory=MemoryContext)  # the request's skills and recipes (agent.memory), loaded once
 
     @property
     def knowledge(self) -> list[str]:
@@ -114,6 +118,8 @@ class InteractState(TypedDict, total=False):
     confirmed: frozenset[str]  # held actions the user confirmed (agent.destructive), sent as they were
     chain_verdict: Any  # the previous step's chain, each action verified (agent.chaining.ChainVerdict)
     chain_recovery: Any  # what to do after a chain that stopped early (agent.chaining.Recovery)
+    memory: MemoryStatus  # what memory did for this step (agent.memory): replay status, skills used
+    recall: RecallState | None  # the recipe this task replays (None: stop replaying)
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

@@ -98,6 +98,12 @@ class Settings(BaseSettings):
         default=True, description="Answer a run of safe actions (a form's fields, then its submit) as one chain; false: one action per answer"
     )
     chain_max_actions: int = Field(default=10, ge=2, le=25, description="Most actions in one chain")
+    memory_skills: bool = Field(
+        default=True, description="Skills library: learn from verified corrections, use admitted skills (per tenant: PUT /api/memory/settings)"
+    )
+    memory_replay: bool = Field(
+        default=True, description="Replay flows whose goal was proven, re-identifying and verifying every step (per tenant: PUT /api/memory/settings)"
+    )
     idempotency_ttl_hours: int = Field(
         default=24, ge=1, le=24 * 30, description="How long the answer to an Idempotency-Key is kept for a re-send"
     )

@@ -102,6 +102,11 @@ class UsageService:
         finally:
             _request_usage.reset(token)
 
+    @staticmethod
+    def current() -> RequestUsage | None:
+        """The tally of the request being served (inside ``for_request``), else ``None``."""
+        return _request_usage.get()
+
     async def record(self, event: UsageEventLike) -> None:
         """Price the call, then write the row and the generation concurrently. Failures are
         logged (store failures also reported to Sentry) and never raised."""

@@ -156,6 +156,34 @@ class Metrics:
             namespace=NAMESPACE,
             registry=r,
         )
+        self.skill_retrievals = Counter(
+            "skill_retrievals",
+            "Decisions that looked for skills, by whether an admitted skill applied to the goal (hit: yes | no).",
+            ["hit"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.skill_uses = Counter(
+            "skill_uses",
+            "Skills that steered an action (applied), and how the verifier judged it (succeeded, failed).",
+            ["result"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.replay_steps = Counter(
+            "replay_steps",
+            "Answers by memory replay status (HIT, MISS, FALLBACK, DISABLED).",
+            ["result"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
+        self.memory_saved = Counter(
+            "memory_saved",
+            "Round trips and model tokens a replayed task did not spend, against its recipe's first verified run (kind: round_trips | tokens).",
+            ["kind"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
         self.usage_write_failures = Counter(
             "usage_write_failures",
             "Usage records that could not be written, by sink (store = billing row lost).",
@@ -222,6 +250,19 @@ class Metrics:
 
     def count_chain_recovery(self, strategy: str, outcome: str) -> None:
         self.chain_recoveries.labels(strategy, outcome).inc()
+
+    def count_skill_retrieval(self, hit: bool) -> None:
+        self.skill_retrievals.labels("yes" if hit else "no").inc()
+
+    def count_skill_use(self, result: str, n: int = 1) -> None:
+        self.skill_uses.labels(result).inc(n)
+
+    def count_replay_step(self, result: str) -> None:
+        self.replay_steps.labels(result).inc()
+
+    def count_memory_saved(self, round_trips: int, tokens: int) -> None:
+        self.memory_saved.labels("round_trips").inc(max(round_trips, 0))
+        self.memory_saved.labels("tokens").inc(max(tokens, 0))
 
     def count_usage_write_failure(self, sink: str) -> None:
         self.usage_write_failures.labels(sink).inc()

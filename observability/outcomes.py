@@ -95,3 +95,32 @@ def record_chain_recovery(*, strategy: str, success: bool) -> None:
     handle = current_trace()
     if handle is not None and handle.metrics is not None:
         handle.metrics.count_chain_recovery(strategy, "succeeded" if success else "failed")
+
+
+def record_skill_retrieval(hit: bool) -> None:
+    """A decision looked for skills: ``stepwise_skill_retrievals_total{hit}`` (the hit rate)."""
+    handle = current_trace()
+    if handle is not None and handle.metrics is not None:
+        handle.metrics.count_skill_retrieval(hit)
+
+
+def record_skill_use(result: str, n: int = 1) -> None:
+    """Skills applied, then judged: ``stepwise_skill_uses_total{result}`` (effectiveness =
+    succeeded / (succeeded + failed))."""
+    handle = current_trace()
+    if handle is not None and handle.metrics is not None and n > 0:
+        handle.metrics.count_skill_use(result, n)
+
+
+def record_replay_step(result: str) -> None:
+    """An answer's replay status: ``stepwise_replay_steps_total{result}`` (the replay hit rate)."""
+    handle = current_trace()
+    if handle is not None and handle.metrics is not None:
+        handle.metrics.count_replay_step(result)
+
+
+def record_memory_saved(round_trips: int, tokens: int) -> None:
+    """What a replayed task saved: ``stepwise_memory_saved_total{kind}``."""
+    handle = current_trace()
+    if handle is not None and handle.metrics is not None:
+        handle.metrics.count_memory_saved(round_trips, tokens)

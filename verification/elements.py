@@ -108,6 +108,11 @@ def field_type(ty: object) -> tuple[str | None, str | None]:
     return "input", kind
 
 
+def control_name(raw: object) -> str | None:
+    """A form control's ``name`` attribute, trimmed to 100 characters; ``None`` when blank."""
+    return (raw.strip()[:100] or None) if isinstance(raw, str) else None
+
+
 def normalize_state(state: str) -> str:
     key = state.strip().lower()
     return _STATE_ALIASES.get(key, key)
@@ -144,6 +149,7 @@ class PageElement:
     scroll: dict[str, Any] | None = None
     container: tuple[str, ...] = ()
     text: str | None = None
+    field_name: str | None = None
 
     @property
     def disabled(self) -> bool:
@@ -187,7 +193,7 @@ _FIELD_COUNT: Final = len(fields(PageElement))
 
 
 def new_element(*values: Any) -> PageElement:
-    """Build a ``PageElement`` from all 19 field values in declaration order.
+    """Build a ``PageElement`` from all 20 field values in declaration order.
 
     A page yields hundreds to thousands of elements per request; the frozen dataclass
     ``__init__`` routes every field through ``object.__setattr__`` and costs ~8× as much.

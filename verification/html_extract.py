@@ -21,7 +21,7 @@ from typing import Final
 
 from selectolax.lexbor import LexborNode
 
-from verification.elements import PageElement, PageMessage, collapse, message_kind_of, new_element
+from verification.elements import PageElement, PageMessage, collapse, control_name, message_kind_of, new_element
 from verification.hashing import hash_scrubbed, parse_html, resolve_volatile, scrub_html
 from verification.html_containers import ContainerNames
 from verification.html_repeated import repeated_entries
@@ -161,7 +161,7 @@ def _build_elements(
             key, role, name, value, tag, input_type, get("placeholder"), get("href") if tag == "a" else None,
             states, hidden, (bool(modals) and not _inside(node, modals)) or (bool(inert) and _inside(node, inert)),
             None, None, 0, options, context, None,
-            container, shown_text,
+            container, shown_text, control_name(get("name")) if tag in ("input", "select", "textarea", "button") else None,
         )  # fmt: skip
         elements.append(element)
         if states and focused is None and "focused" in states:

@@ -16,19 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from verification.elements import (
-    CONTAINER_LIMIT,
-    MESSAGE_ROLES,
-    PageElement,
-    PageInputError,
-    PageMessage,
-    collapse,
-    message_kind_of,
-    field_type,
-    new_element,
-    normalize_role,
-    normalize_state,
-)
+from verification.elements import CONTAINER_LIMIT, MESSAGE_ROLES, PageElement, PageInputError, PageMessage, collapse, control_name
+from verification.elements import field_type, message_kind_of, new_element, normalize_role, normalize_state
 from verification.hashing import canonical_hash
 from verification.skeleton import Descriptor, Skeleton, descriptor, make_skeleton, message_map
 
@@ -215,6 +204,8 @@ def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
             text = collapse(_text_field(node, "t", index) or "", NAME_LIMIT)
         if not text or text == name or text.lower() == name.lower():
             text = None  # kept only when it says something other than the name
+    if (fn := get("fn")) is not None and type(fn) is not str:
+        raise _fail(index, "fn", f"expected the control's name attribute as a string, got {type(fn).__name__}")
     tag, input_type = field_type(get("ty"))
     if get("ty") is not None and tag is None and input_type is None:
         raise _fail(index, "ty", f"expected a field type such as 'text' or 'textarea', got {get('ty')!r}")
@@ -238,6 +229,7 @@ def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
         dict(scroll) if scroll else None,
         container,
         text,
+        control_name(fn),
     )
     return element, collapsed
 

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import structlog
 from langgraph.runtime import Runtime
 
 from agent.calls import call_context
+from agent.memory import hints, steer
 from agent.llm import DataBlock, LLMError, Prompt
 from agent.offload import heavy, page_work
 from agent.critic import needs_critic
@@ -23,6 +25,23 @@ TARGET_WAITS = 2
 MAX_REOPEN = 1
 
 async def action_generation(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    """The next action for the current plan step (:func:`_generate`), steered by the
+    tenant's admitted skills away from a known dead end on this site (agent.memory)."""
+    update = await _generate(state, runtime)
+    skills = runtime.context.memory.skills
+    if skills:
+        for key in ("candidate", "fallback"):
+            if update.get(key) is not None:
+                update[key] = steered(update[key], state["page"], skills)
+    return update
+
+
+def steered(candidate: Candidate, page: Any, skills: Any) -> Candidate:
+    moved, used = steer(candidate, page, skills)
+    return dataclasses.replace(moved, skills=used) if used else candidate
+
+
+async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
     """The next action for the current plan step: skip what the page already shows done,
     then ask the model (when configured) with the policy's choice as the fallback. When
     every step is done but the contract does not hold, redo the steps whose clause failed
@@ -181,6 +200,9 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
             web_search_summary=state.get("search_summary"),
         )
     ]
+    learned = hints(runtime.context.memory.skills)
+    if learned:  # what corrections on this site taught, as data (the model may weigh it, not obey it)
+        blocks.append(DataBlock("learned_skills", learned))
     try:
         generation = await gateway.generate("ACTION_GENERATION", RefinedAction, Prompt(REFINEMENT_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
         refined = validate_refined_action(generation.output, state["page"])

@@ -102,6 +102,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             completes_step=candidate.completes_step,
             probe=candidate.probe,
             chain=tuple(links),
+            skills=candidate.skills,
         ),
     }
 
@@ -132,7 +133,7 @@ async def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate
         return action, result.text
 
     limit = deps.config.chain_max_actions
-    if by_model:
+    if by_model or candidate.source == "recall":  # a model's or a recipe's proposed chain, cut where the rules say
         links = await page_work(heavy(page), model_chain, candidate, text, candidate.chain, page, contract, limit=limit, vet=vet)
     else:
         links = await page_work(heavy(page), policy_chain, candidate, text, state.get("plan"), page, contract, limit=limit, vet=vet)

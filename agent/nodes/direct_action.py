@@ -5,6 +5,7 @@ from typing import Any
 import structlog
 from langgraph.runtime import Runtime
 
+from agent.nodes.action_generation import steered
 from agent.state import Candidate, GraphContext, InteractState
 
 log = structlog.get_logger(__name__)
@@ -22,15 +23,14 @@ async def direct_action(state: InteractState, runtime: Runtime[GraphContext]) ->
     plan.steps[0].status = "in_progress"
     plan.steps[0].attempts = 1
     log.info("graph.direct_action", action=decision.action.name, confidence=round(decision.confidence, 2))
-    return {
-        "plan": plan,
-        "candidate": Candidate(
-            action=decision.action,
-            thought=decision.thought,
-            decided_by="policy",
-            confidence=decision.confidence,
-            plan_step=0,
-            source="direct",
-        ),
-        "fallback": None,
-    }
+    candidate = Candidate(
+        action=decision.action,
+        thought=decision.thought,
+        decided_by="policy",
+        confidence=decision.confidence,
+        plan_step=0,
+        source="direct",
+    )
+    if runtime.context.memory.skills:  # a dead end this site is known for is avoided (agent.memory)
+        candidate = steered(candidate, state["page"], runtime.context.memory.skills)
+    return {"plan": plan, "candidate": candidate, "fallback": None}

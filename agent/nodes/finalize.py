@@ -9,10 +9,13 @@ from langgraph.runtime import Runtime
 from agent.chaining import chain_metadata
 from agent.contracts import contract_summary
 from agent.idempotency import completion
+from cost import UsageService
+from agent.memory import Lesson, MemoryStatus, remember
+from agent.memory.steps import memory_status, recall_after, recall_info, records_steps
 from agent.progress import fingerprint
 from agent.secret_records import conceal_batch
 from agent.state import GraphContext, InteractState, StepOutcome
-from observability import record_chain_sent, record_task_finished
+from observability import record_chain_sent, record_replay_step, record_skill_retrieval, record_skill_use, record_task_finished
 from storage import TERMINAL_TASK_STATUSES, FinalizeBatch, Message, Task, TaskAction, VerificationRecordRow
 from verification import ActionSyntaxError, BeforeState, Contract, PageState, clause_hits, describe_element, parse_action
 
@@ -35,6 +38,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     progress = state["progress"].with_fingerprint(fingerprint(" ".join(link.text for link in chain) or outcome.action, page))
     secrets = ctx.secrets
     secrets.note_typed(outcome.action, page)  # a value typed into a password field is a secret too
+    memory = memory_status(state, ctx.memory)
 
     action = TaskAction(
         tenant_id=task.tenant_id,
@@ -54,8 +58,11 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "correction": corrections[-1].strategy if (corrections := state.get("corrections")) else None,
             "clause_hits": list(hits),
             "target": target,
+            "memory": memory.wire(),
+            "model_calls": usage.model_calls if (usage := UsageService.current()) is not None else 0,  # counted at the gateway
+            **({"recall": recall_info(state, chain, page)} if records_steps(ctx.memory, outcome) else {}),
         },
-        answer=_answer_snapshot(state),
+        answer=_answer_snapshot(state, memory),
         created_at=now,
     )
     task_state = {**task.state, "progress": progress.model_dump(mode="json")}
@@ -68,6 +75,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     task_state["confirm"] = outcome.confirm if outcome.status == "active" else None
     recovery = state.get("chain_recovery")
     task_state["chain_recovery"] = recovery.stored() if recovery is not None and outcome.status == "active" else None
+    task_state["recall"] = recall_after(state, task, memory)
     if state.get("search_state"):
         task_state["search"] = state["search_state"]
     if outcome.flags:
@@ -103,11 +111,24 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         record_task_finished(stored.status)
     if chain:
         record_chain_sent(len(chain))
-    log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version)
-    return {"stored_task": stored}
+    record_replay_step(memory.replay)
+    if ctx.memory.skills_on and outcome.status == "active" and memory.replay != "HIT":
+        record_skill_retrieval(bool(ctx.memory.skills))
+    if outcome.skills:
+        record_skill_use("applied", len(outcome.skills))
+    log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version, replay=memory.replay)
+    await remember(
+        Lesson(
+            task=stored, before=task, memory=ctx.memory, last_action=state.get("last_action"),
+            steps=list(state.get("previous_actions") or []), verification=state.get("verification"),
+            step_succeeded=state.get("step_succeeded") is True, secrets=list(secrets.values), now=now,
+        ),
+        ctx.deps.store,
+    )  # fmt: skip
+    return {"stored_task": stored, "memory": memory}
 
 
-def _answer_snapshot(state: InteractState) -> dict[str, Any]:
+def _answer_snapshot(state: InteractState, memory: MemoryStatus) -> dict[str, Any]:
     """What this step answers, as a re-sent request will get it back (agent.replay)."""
     outcome, contract, verification = state["outcome"], state.get("contract"), state.get("verification")
     return {
@@ -121,6 +142,7 @@ def _answer_snapshot(state: InteractState) -> dict[str, Any]:
         "contract": contract_summary(contract) if contract is not None else None,
         "actions": [link.wire() for link in outcome.chain] or None,
         "chain_metadata": chain_metadata(list(outcome.chain)) if outcome.chain else None,
+        "memory": memory.wire(),
     }
 
 

@@ -12,7 +12,7 @@ from app.deps import Context, Deps, bind_path_ids
 from app.error_codes import AUTHENTICATED
 from app.errors import error_responses
 from app.schemas.common import camelize
-from app.schemas.interact_answer import ContractOut
+from app.schemas.interact_answer import ContractOut, MemoryOut
 from app.schemas.tasks import ChainStatsOut, CorrectionOut, StepOut, TaskCostOut, TaskDetailOut, TaskListOut, TaskSummaryOut
 from storage import TaskStatus
 
@@ -75,6 +75,8 @@ async def get_task(task_id: TaskId, ctx: Context, deps: Deps) -> TaskDetailOut:
                 verification=camelize(a.verification),
                 clauses=list(a.metrics.get("clause_hits") or []),
                 actions=[str(item.get("action")) for item in a.actions] if a.actions else None,
+                memory=MemoryOut.model_validate(a.metrics["memory"]) if a.metrics.get("memory") else None,
+                model_calls=int(a.metrics.get("model_calls") or 0),
                 created_at=a.created_at,
             )
             for a in detail.actions

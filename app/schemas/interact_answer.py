@@ -166,6 +166,21 @@ class UsageOut(ApiModel):
     cost_usd: float | None = Field(default=0.0, description="USD; null when a model's price is unknown")
 
 
+class MemoryOut(ApiModel):
+    """What memory did for this answer: whether its action was replayed from a verified flow
+    (a recipe), and which skills (lessons of earlier corrections on this site) steered it."""
+
+    replay: Literal["HIT", "MISS", "FALLBACK", "DISABLED"] = Field(
+        description="HIT: the action is a recipe's step, re-identified on this page and sent with no model call · "
+        "MISS: no recipe applied (see missReason) · FALLBACK: the task replays a recipe but this step was decided "
+        "by the planner (the page differed) · DISABLED: replay is switched off"
+    )
+    miss_reason: str | None = Field(default=None, description="Why this answer is not a HIT; null on a HIT")
+    skills_used: list[str] = Field(default_factory=list, description="Ids of the skills that steered this action (GET /api/skills/{id})")
+    recipe_id: str | None = Field(default=None, description="The recipe replayed or considered (GET /api/recipes/{id})")
+    recipe_step: int | None = Field(default=None, description="The recipe's step this answer served or tried, from 0")
+
+
 class MetricsOut(ApiModel):
     server_ms: float = Field(ge=0, description="Time the server spent on this request, ms")
     model_ms: float = Field(default=0.0, ge=0, description="Of which waiting for the model, ms")
@@ -213,6 +228,9 @@ class InteractResponse(ApiModel):
         default=None, description="What the page should show after the action (free JSON, camelCase keys)"
     )
     usage: UsageOut = Field(default_factory=UsageOut, description="Model use of this request")
+    memory: MemoryOut | None = Field(
+        default=None, description="What memory (skills, replay of verified flows) did for this answer; null for a question"
+    )
     metrics: MetricsOut = Field(description="Timings")
     needs_user_input: dict[str, Any] | None = Field(
         default=None,

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from app.schemas.common import ApiModel
-from app.schemas.interact_answer import ContractOut
+from app.schemas.interact_answer import ContractOut, MemoryOut
 from storage import Task
 
 
@@ -35,6 +35,8 @@ class StepOut(ApiModel):
     verification: dict[str, Any] | None = Field(default=None, description="Verdict on this action, once verified")
     clauses: list[str] = Field(default_factory=list, description="Contract clauses this action was aimed at")
     actions: list[str] | None = Field(default=None, description="When the step answered a chain: its actions, the first being `action`")
+    memory: MemoryOut | None = Field(default=None, description="Whether the step came from memory (a recipe's step, skills that steered it)")
+    model_calls: int = Field(default=0, ge=0, description="Model calls the request that decided this step made (counted at the gateway)")
     created_at: datetime = Field(description=_TIME)
 
 

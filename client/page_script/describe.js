@@ -337,6 +337,15 @@ const fieldType = (el) => {
   return undefined;
 };
 
+// The V3 `fn` key: a form control's name attribute — what the form submits it as. A label can
+// be reworded or moved; this identity stays (the server checks it before replaying memory).
+const NAMED_CONTROLS = new Set(['input', 'select', 'textarea', 'button']);
+const controlName = (el) => {
+  if (!NAMED_CONTROLS.has(el.tagName.toLowerCase())) return undefined;
+  const name = (el.getAttribute('name') || '').trim();
+  return name ? name.slice(0, 100) : undefined;
+};
+
 const isScrollBox = (el) => el.scrollHeight > el.clientHeight + 2 && /(auto|scroll)/.test(getComputedStyle(el).overflowY);
 
 // A control that shows a part of this page: a plain tab's in-page link (href="#panel-2"), or

@@ -131,6 +131,8 @@ const extract = (opts) => {
     if (value !== undefined) node.v = value;
     const ty = fieldType(el);
     if (ty !== undefined) node.ty = ty;
+    const fn = controlName(el);
+    if (fn) node.fn = fn;
     const states = statesOf(el);
     if (states.length === 1) node.s = states[0];
     else if (states.length > 1) node.s = states;

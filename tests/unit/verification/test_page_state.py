@@ -344,7 +344,7 @@ def test_the_fast_element_constructor_matches_the_dataclass() -> None:
     from verification.elements import new_element
 
     values = ("k", "button", "Save", None, "button", "submit", None, None, frozenset({"disabled"}), False,
-              False, None, None, 0, (), "ctx", None, ("row: Bob Smith",), "Delete")  # fmt: skip
+              False, None, None, 0, (), "ctx", None, ("row: Bob Smith",), "Delete", "delete")  # fmt: skip
     fast = new_element(*values)
     kwargs: dict[str, Any] = {f.name: v for f, v in zip(fields(PageElement), values, strict=True)}
     slow = PageElement(**kwargs)

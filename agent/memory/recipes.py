@@ -1,0 +1,201 @@
+"""Recipes: a flow whose goal the page proved, replayed on a page that matches it.
+
+A task that completed with its contract proven is recorded as a recipe: the goal as a
+template (its values as variables, bound again from the next goal and never stored), and
+for each verified action the fingerprint of the page it was decided on
+(:mod:`agent.memory.fingerprint`: the interactive skeleton, no text) and its target's
+semantics (role, accessible name, label, container; never ids or positions). Waits,
+scrolls, failed actions and the dead ends a correction left behind are not part of it.
+
+Two verified runs of the same flow promote it (:data:`PROMOTE_AFTER`). A replayed step is
+served only when the live page has the recorded fingerprint and the target is
+re-identified on it uniquely (two candidates are a miss, never a guess); it is then sent
+and verified like any other step. A replayed step that fails demotes the recipe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+from agent.memory.fingerprint import page_fingerprint
+from agent.memory.scrub import leaks, looks_secret
+from agent.memory.skills import template_of
+from agent.memory.targets import SemanticTarget, reidentify
+from agent.memory.templates import make_template
+from agent.memory.variables import templated
+from storage import Recipe, TaskAction
+from verification import Action, ActionSyntaxError, PageState, parse_action
+
+PROMOTE_AFTER: Final = 2  # verified runs in distinct tasks before a recipe is replayed
+RECIPE_CAP: Final = 10_000  # per tenant, like skills
+REPLAYABLE: Final = frozenset({"click", "setValue", "select", "press", "hover"})
+_VALUED: Final = frozenset({"setValue", "select", "press"})
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One verified action of a finished task, as finalize noted it."""
+
+    action: Action
+    fingerprint: str
+    target: dict[str, Any] | None
+
+
+def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> list[Recorded]:
+    """The verified actions of a task's steps, in order (each step with its verdict)."""
+    out: list[Recorded] = []
+    for step, verdict in steps:
+        if not verdict or not verdict.get("success"):
+            continue
+        info = step.metrics.get("recall") or {}
+        fingerprint, targets = info.get("fingerprint"), info.get("targets") or []
+        if not isinstance(fingerprint, str):
+            continue
+        texts = [str(link.get("action")) for link in step.actions] if step.actions else [step.action]
+        checks = {int(c.get("index", -1)): c.get("status") for c in verdict.get("chain") or [] if isinstance(c, Mapping)}
+        for index, text in enumerate(texts):
+            if checks and checks.get(index) != "verified":
+                continue
+            try:
+                action = parse_action(text)
+            except ActionSyntaxError:
+                continue
+            if action.name not in REPLAYABLE or (action.name != "press" and action.target is None):
+                continue
+            target = targets[index] if index < len(targets) else None
+            out.append(Recorded(action, fingerprint, target if isinstance(target, dict) else None))
+    return out
+
+
+def build_recipe(
+    *, tenant_id: str, domain: str, goal: str, actions: Sequence[Recorded], secrets: Iterable[str], at: datetime
+) -> Recipe | None:
+    """The recipe of a completed task, or None when it cannot be replayed safely: no
+    action, an action without a recorded target, or anything that would store a secret."""
+    if not actions or any(a.target is None and a.action.target is not None for a in actions):
+        return None
+    values = [a.action.value for a in actions if a.action.value and a.action.name in _VALUED]
+    names = [str(a.target.get("name")) for a in actions if a.target and a.target.get("name")]
+    template, bindings = make_template(goal, [*values, *names])
+    by_value = {v.casefold(): k for k, v in bindings.items()}
+    secret_values = [s for s in secrets if s]
+    steps: list[dict[str, Any]] = []
+    for item in actions:
+        value: dict[str, str] | None = None
+        if item.action.value is not None and item.action.name in _VALUED:
+            variable = by_value.get(item.action.value.casefold())
+            if variable is not None:
+                value = {"var": variable}
+            elif looks_secret(item.action.value) or item.action.value in secret_values:
+                return None  # a secret the goal does not give: never stored, so no recipe
+            else:
+                value = {"text": item.action.value}
+        target = templated(SemanticTarget.from_dict(item.target), bindings).to_dict() if item.target else None
+        steps.append({"fingerprint": item.fingerprint, "action": item.action.name, "target": target, "value": value})
+    recipe = Recipe(
+        id=_key(tenant_id, domain, template.text, steps),
+        tenant_id=tenant_id,
+        domain=domain,
+        template=template.text,
+        variables=list(template.variables),
+        steps=steps,
+        last_used=at,
+        created_at=at,
+    )
+    if leaks({"template": recipe.template, "steps": recipe.steps}, secret_values) is not None:
+        return None
+    return recipe
+
+
+def _key(*parts: Any) -> str:
+    raw = json.dumps(parts, sort_keys=True, ensure_ascii=False)
+    return "recipe-" + hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Served:
+    """A recipe's next steps on this page: the actions to send, or why not."""
+
+    recipe: Recipe | None
+    step: int | None
+    actions: tuple[Action, ...] = ()
+    miss_reason: str | None = None
+
+    @property
+    def hit(self) -> bool:
+        return bool(self.actions)
+
+
+def choose(recipes: Iterable[Recipe], goal: str, page: PageState) -> Served:
+    """The promoted recipe for this goal whose first page is this one, served from step 0;
+    else a miss that says why."""
+    matching = [r for r in recipes if template_of(r.template).bind(goal) is not None]
+    if not matching:
+        return Served(None, None, miss_reason="no recipe for this goal on this site")
+    promoted = sorted((r for r in matching if r.status == "promoted"), key=lambda r: r.verified_runs, reverse=True)
+    if not promoted:
+        best = max(matching, key=lambda r: r.verified_runs)
+        if best.status == "demoted":
+            return Served(None, None, miss_reason="this goal's recipe was demoted after a replay failed")
+        return Served(None, None, miss_reason=f"recipe not promoted yet ({best.verified_runs} of {PROMOTE_AFTER} verified runs)")
+    fingerprint = page_fingerprint(page)
+    reasons = []
+    for recipe in promoted:
+        served = serve(recipe, 0, goal, page, fingerprint=fingerprint)
+        if served.hit:
+            return served
+        reasons.append(served.miss_reason or "")
+    return Served(promoted[0], 0, miss_reason=reasons[0])
+
+
+def serve(recipe: Recipe, start: int, goal: str, page: PageState, *, fingerprint: str | None = None, limit: int = 10) -> Served:
+    """Recipe steps from ``start`` that this page allows: the first must match (fingerprint,
+    unique target, bound value); the following ones on the same page are added while they
+    re-identify too (action validation decides which of them may be chained)."""
+    bindings = template_of(recipe.template).bind(goal)
+    if bindings is None:
+        return Served(recipe, start, miss_reason="the goal is not this recipe's")
+    if start >= len(recipe.steps):
+        return Served(recipe, start, miss_reason="every step of the recipe was served")
+    fingerprint = fingerprint or page_fingerprint(page)
+    first = recipe.steps[start]
+    if first.get("fingerprint") != fingerprint:
+        return Served(recipe, start, miss_reason="the page differs from the recorded one (fingerprint)")
+    actions: list[Action] = []
+    for raw in recipe.steps[start : start + limit]:
+        if raw.get("fingerprint") != fingerprint:
+            break
+        action, reason = _action(raw, page, bindings, used={a.target for a in actions if a.target})
+        if action is None:
+            if not actions:
+                return Served(recipe, start, miss_reason=reason)
+            break
+        actions.append(action)
+    return Served(recipe, start, tuple(actions))
+
+
+def _action(raw: Mapping[str, Any], page: PageState, bindings: Mapping[str, str], used: set[str]) -> tuple[Action | None, str]:
+    name = str(raw.get("action"))
+    value: str | None = None
+    spec = raw.get("value")
+    if isinstance(spec, Mapping):
+        value = bindings.get(str(spec["var"])) if "var" in spec else str(spec.get("text", ""))
+        if value is None:
+            return None, "a value of the recipe is not in the goal"
+    target_id: str | None = None
+    if raw.get("target"):
+        found = reidentify(SemanticTarget.from_dict(raw["target"]), page, bindings)
+        if found.element is None:
+            return None, f"target not re-identified: {found.reason}"
+        if found.element.id in used:
+            return None, "two recipe steps resolve to one element"
+        target_id = found.element.id
+    try:
+        return Action(name=name, target=target_id, value=value), ""  # type: ignore[arg-type]
+    except ValueError as exc:
+        return None, f"the recorded action no longer fits: {exc}"

@@ -1,0 +1,113 @@
+"""Replay of verified flows through the whole service: two proven runs promote a recipe; a
+later task on a matching page is served from it with no model call, each step re-identified
+and verified; a page that differs falls back for that step only; two candidates are a miss,
+never a guess; a failed replay demotes the recipe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.llm import LLMError
+from tests.integration.api.conftest import Api
+from tests.integration.api.test_memory_skills import GOALS, PEOPLE, interact_as, run
+from tests.support.memory_sites import Clinic, drive
+
+
+def replays(answers: list[dict[str, Any]]) -> list[str]:
+    return [(a.get("memory") or {}).get("replay", "") for a in answers]
+
+
+class Tripwire:
+    """A model gateway that records every call and fails it: a replayed step must make none."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def generate(self, purpose: str, *args: Any, **kwargs: Any) -> Any:
+        self.calls.append(purpose)
+        raise LLMError("tripwire: no model call was expected", purpose=purpose)
+
+    async def embed(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls.append("EMBED")
+        raise LLMError("tripwire")
+
+
+async def learn(api: Api, runs: int = 2) -> None:
+    for person in PEOPLE[:runs]:
+        clinic, answers = await run(api, "nav", person, id_offset=len(person[0]))
+        assert answers[-1]["status"] == "completed" and clinic.done(" ".join(person))
+
+
+async def test_two_proven_runs_promote_a_recipe_served_later_with_no_model_call(api: Api) -> None:
+    await learn(api, 1)
+    recipes = await api.store.recipes.list("tenant-a")
+    assert [(r.status, r.verified_runs) for r in recipes] == [("candidate", 1)]
+    _, answers = await run(api, "nav", PEOPLE[1])
+    assert answers[0]["memory"]["replay"] == "MISS" and "not promoted" in answers[0]["memory"]["missReason"]
+    recipe = (await api.store.recipes.list("tenant-a"))[0]
+    assert recipe.status == "promoted" and recipe.verified_runs == 2
+    assert all(s["action"] != "wait" for s in recipe.steps)  # the dead end and the retry are not part of it
+    assert "Ada" not in str(recipe.model_dump()) and "Grace" not in str(recipe.model_dump())
+
+    tripwire = Tripwire()
+    api.app.state.agent_deps.gateway = tripwire  # type: ignore[assignment]
+    clinic, answers = await run(api, "nav", PEOPLE[2], id_offset=11, dead_first=False)
+    assert clinic.done("Alan Turing") and answers[-1]["status"] == "completed"
+    assert replays(answers) == ["HIT"] * len(answers)
+    assert tripwire.calls == [] and all(a["usage"]["modelCalls"] == 0 for a in answers)
+    assert "dead" not in clinic.clicks and len(answers) == 3  # the link, the form as one chain, done
+    assert answers[-1]["memory"]["recipeId"] == recipe.id
+
+    detail = (await api.client.get(f"/api/tasks/{answers[0]['taskId']}", headers=api.headers())).json()
+    assert [s["memory"]["replay"] for s in detail["steps"]] == ["HIT"] * 3
+    assert all(s["modelCalls"] == 0 for s in detail["steps"])
+
+
+async def test_a_page_that_differs_falls_back_for_that_step_only(api: Api) -> None:
+    await learn(api)
+    clinic, answers = await run(api, "nav", PEOPLE[2], overlay=True)
+    assert clinic.done("Alan Turing") and answers[-1]["status"] == "completed"
+    statuses = replays(answers)
+    assert statuses[0] == "HIT" and statuses[1] == "FALLBACK" and "fingerprint" in answers[1]["memory"]["missReason"]
+    assert "HIT" in statuses[2:-1]  # resumed once the notice was closed
+    assert answers[-1]["memory"]["replay"] == "FALLBACK"
+
+
+async def test_two_look_alike_targets_are_a_miss_never_a_guess(api: Api) -> None:
+    await learn(api)
+    clinic, answers = await run(api, "nav", PEOPLE[2], twin_save=True)
+    assert "twin" not in [c for a, c in zip(replays(answers), clinic.clicks) if a == "HIT"]
+    assert any("not re-identified" in ((a.get("memory") or {}).get("missReason") or "") or a["memory"]["replay"] == "FALLBACK" for a in answers[1:])
+    if answers[-1]["status"] == "completed":
+        assert clinic.done("Alan Turing")
+
+
+async def test_a_replayed_step_that_fails_demotes_the_recipe(api: Api) -> None:
+    await learn(api)
+    clinic, answers = await run(api, "nav", PEOPLE[2], broken_live=True)
+    assert answers[0]["memory"]["replay"] == "HIT" and not clinic.done("Alan Turing")
+    assert answers[-1]["status"] != "completed"
+    recipe = (await api.store.recipes.list("tenant-a"))[0]
+    assert recipe.status == "demoted" and recipe.failed_runs >= 1
+    _, later = await run(api, "nav", PEOPLE[3])
+    assert later[0]["memory"]["replay"] == "MISS" and "demoted" in later[0]["memory"]["missReason"]
+
+
+async def test_a_tenant_can_switch_replay_off(api: Api) -> None:
+    await learn(api)
+    response = await api.client.put("/api/memory/settings", json={"replay": False}, headers=api.headers())
+    assert response.status_code == 200 and response.json()["replay"] is False
+    _, answers = await run(api, "nav", PEOPLE[2])
+    assert set(replays(answers)) == {"DISABLED"}
+    _, other = await run(api, "nav", PEOPLE[3], key=api.key_b)  # another tenant: its own switch, no recipe
+    assert other[0]["memory"]["replay"] == "MISS"
+
+
+async def test_a_recipe_is_never_served_to_another_goal_or_tenant(api: Api) -> None:
+    await learn(api)
+    clinic = Clinic(layout="nav")
+    answers = await drive(interact_as(api), clinic, "Click Help")
+    assert answers[0]["memory"]["replay"] == "MISS"
+    _, other = await run(api, "nav", PEOPLE[2], key=api.key_b)
+    assert "HIT" not in replays(other)
+    assert GOALS  # the phrasings are shared with the skills tests
