@@ -10,7 +10,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-audit clean
+.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-audit clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
@@ -89,6 +89,11 @@ CHAINING_MINIWOB_ARGS ?= --seeds 3
 bench-chaining: install-bench chromium
 	$(PY) -m bench.chaining $(CHAINING_ARGS) --out bench/results/chaining
 	$(PY) -m bench.miniwob.run --tasks bench/miniwob/chaining-tasks.txt --compare-chaining $(CHAINING_MINIWOB_ARGS) --out bench/results/chaining/miniwob
+
+# Memory (issue 15): page fingerprint + a recipe step lookup on a ~100 KB page, median and
+# p95 over 300 runs next to PageState.from_html (~10 s; target <= 1 ms median)
+bench-memory-fingerprint: install-test
+	$(PY) -m bench.memory_fingerprint $(MEMORY_FINGERPRINT_ARGS)
 
 # The hardening audit against real servers on 127.0.0.1 (~6 min): AUDIT_ARGS="--only race_1_worker" for one.
 bench-audit: install-bench

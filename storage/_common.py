@@ -10,7 +10,7 @@ import math
 import re
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -27,7 +27,6 @@ from storage.models import (
     Message,
     Record,
     Session,
-    Skill,
     TaskAction,
     UsageLog,
     VerificationRecordRow,
@@ -66,8 +65,6 @@ ACTION_UPDATABLE_FIELDS: frozenset[str] = frozenset(
     }
 )
 
-#: How many skills of one domain are ranked in Python (newest ``last_used`` first).
-SKILL_CANDIDATES = 500
 #: At most this many distinct terms of a search query are used.
 MAX_SEARCH_TERMS = 32
 #: Money totals are rounded to this many decimals (float sums differ in the last bits).
@@ -215,36 +212,6 @@ def sliding_decision(count: int, previous: int, limit: int, now: datetime, windo
     else:  # not in this window: in the next, this window's count weighs in as it fades
         wait = window.end - to_utc(now).timestamp() + window_seconds * max(0.0, 1.0 - (limit - 1) / max(count, 1))
     return RateDecision(allowed=False, count=count, limit=limit, retry_after_seconds=max(1, math.ceil(wait)))
-
-
-def _goal_terms(goal: str) -> set[str]:
-    return set(_TERM.findall(goal.lower()))
-
-
-def rank_skills(candidates: Sequence[Skill], goal: str, limit: int) -> list[Skill]:
-    """Skills most like ``goal`` first: shared goal words, then success rate, then recency.
-
-    With a non-empty goal only skills sharing at least one word with it are returned.
-    """
-    wanted = _goal_terms(goal)
-
-    def overlap(skill: Skill) -> float:
-        terms = _goal_terms(skill.goal)
-        if not wanted or not terms:
-            return 0.0
-        return len(wanted & terms) / len(wanted | terms)
-
-    def success_rate(skill: Skill) -> float:
-        tried = skill.success_count + skill.failure_count
-        return skill.success_count / tried if tried else 0.5
-
-    scored = [(overlap(s), s) for s in candidates]
-    if wanted:
-        scored = [(score, s) for score, s in scored if score > 0]
-    scored.sort(
-        key=lambda pair: (pair[0], success_rate(pair[1]), to_utc(pair[1].last_used)), reverse=True
-    )
-    return [s for _, s in scored[: max(limit, 0)]]
 
 
 def round_cost(value: float | None) -> float | None:

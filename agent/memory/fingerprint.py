@@ -20,22 +20,25 @@ from verification.elements import normalize_role
 _MEMO_KEY: Final = "memory.fingerprint"
 
 
-def _kinds(container: tuple[str, ...]) -> str:
-    """``("row: Bob · 42", "form: New visit")`` → ``"row/form"`` (the text is left out)."""
-    return "/".join(entry.partition(":")[0].strip().lower() for entry in container)
-
-
 def _compute(page: PageState) -> str:
-    counts: Counter[tuple[str, str, int, str]] = Counter()
+    # Counted on the raw fields first (one cheap pass), normalised per distinct key after.
+    raw: dict[tuple[str, str | None, int, str], int] = {}
     covered = False
     for element in page.elements:
         if element.hidden:
             continue
-        kinds = _kinds(element.container) if element.container else ""
-        if element.occluded or "dialog" in kinds:
+        container = element.container
+        kinds = "/".join([entry.partition(":")[0] for entry in container]) if container else ""
+        key = (element.role, element.input_type, element.frame, kinds)
+        raw[key] = raw.get(key, 0) + 1
+        if element.occluded:
             covered = True
-        counts[(normalize_role(element.role), (element.input_type or "").lower(), element.frame, kinds)] += 1
-    lines = sorted(f"{role}|{ty}|{frame}|{kinds}|{n}" for (role, ty, frame, kinds), n in counts.items())
+    counts: Counter[str] = Counter()
+    for (role, input_type, frame, kinds), n in raw.items():
+        kinds = kinds.lower().replace(" ", "")  # "row/form" (the text is left out)
+        covered = covered or "dialog" in kinds.split("/")
+        counts[f"{normalize_role(role)}|{(input_type or '').strip().lower()}|{frame}|{kinds}"] += n
+    lines = sorted(f"{key}|{n}" for key, n in counts.items())
     lines.append(f"covered={int(covered)}")
     return blake2b("\n".join(lines).encode(), digest_size=8).hexdigest()
 

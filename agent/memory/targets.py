@@ -15,7 +15,7 @@ Recorded text may hold ``{name}`` references to the goal's variables (``button "
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -26,6 +26,8 @@ from verification.elements import normalize_role
 
 _REF: Final = re.compile(r"\{\{|\}\}|\{(\w+)\}")
 _NO_BINDINGS: Final[Mapping[str, str]] = {}
+_ANY: Final = "…"
+_INSTANCE_KINDS: Final = frozenset({"row", "item", "card"})
 
 
 class MissingBinding(KeyError):
@@ -154,15 +156,56 @@ def describe_target(element: PageElement, variables: Mapping[str, str] = _NO_BIN
     """The semantic target of ``element``, with the goal's variable values written as
     ``{name}`` references. Never positions, ids, classes or the value typed into it."""
     values = _Values.of(variables)
+    name = values.template(element.name) or ""
+    context = values.template(element.context)
+    href = values.template(href_path(element.href))
+    if href is not None and not _refs(href) and (_refs(name) or _refs(context)):
+        href = None  # a link named by a variable: its literal href is the recorded instance's
     return SemanticTarget(
         role=normalize_role(element.role),
-        name=values.template(element.name) or "",
+        name=name,
         placeholder=values.template(element.placeholder),
         input_type=(element.input_type or "").strip().lower() or None,
-        context=values.template(element.context),
-        container=tuple(c for c in (values.template(c) for c in element.container) if c),
-        href=values.template(href_path(element.href)),
+        context=context,
+        container=tuple(_instance(c, bool(_refs(name) or _refs(context))) for c in (values.template(c) for c in element.container) if c),
+        href=href,
     )
+
+
+def _refs(text: str | None) -> list[str]:
+    return [m.group(0) for m in _REF.finditer(text) if m.group(1)] if text else []
+
+
+def _instance(entry: str, named_by_variable: bool) -> str:
+    """A row, item or card that mentions a variable, or holds an element named by one, is
+    that value's row: the rest of its text is the recorded instance's data (an e-mail, a
+    date), so only its kind and the references are kept, as a pattern: ``row: …{v1}…``
+    (``…`` = any text)."""
+    kind, _, _text = entry.partition(":")
+    refs = _refs(entry)
+    if not (refs or named_by_variable) or kind.strip().lower() not in _INSTANCE_KINDS:
+        return entry
+    return f"{kind}: {_ANY}" + "".join(ref + _ANY for ref in dict.fromkeys(refs))
+
+
+def _container_matcher(entry: str) -> Callable[[str], bool]:
+    """Whether a live container entry (folded) is the recorded one (references bound): equal
+    (case and spacing aside), ``…`` standing for any text (a pattern of :func:`_instance`, or
+    where the page cut a long text)."""
+    if _ANY not in entry:
+        folded = fold(entry)
+        return lambda live: live == folded
+    pattern = re.compile(".*".join(_bounded(fold(piece)) for piece in entry.split(_ANY)), re.DOTALL)
+    return lambda live: pattern.fullmatch(live) is not None
+
+
+def _bounded(piece: str) -> str:
+    """``piece`` escaped, not inside a longer word ("Patient 1" is not in "Patient 12")."""
+    if not piece:
+        return ""
+    start = r"(?<![^\W_])" if piece[0].isalnum() else ""
+    end = r"(?![^\W_])" if piece[-1].isalnum() else ""
+    return start + re.escape(piece) + end
 
 
 def substitute(text: str, bindings: Mapping[str, str]) -> str:
@@ -194,17 +237,21 @@ class Reidentified:
         return self.element is not None
 
 
-def _by_role_name(page: PageState) -> dict[tuple[str, str], list[PageElement]]:
-    index: dict[tuple[str, str], list[PageElement]] = {}
+def _by_name(page: PageState) -> dict[str, list[PageElement]]:
+    """The visible elements by folded name (built once per page)."""
+    index: dict[str, list[PageElement]] = {}
     for element in page.elements:
-        if element.hidden:
-            continue
-        index.setdefault((normalize_role(element.role), fold(element.name)), []).append(element)
+        if not element.hidden:
+            index.setdefault(fold(element.name), []).append(element)
     return index
 
 
 def _agrees(recorded: str | None, live: str | None) -> bool:
     return recorded is None or fold(recorded) == fold(live or "")
+
+
+def _containers_agree(recorded: tuple[Callable[[str], bool], ...], live: tuple[str, ...]) -> bool:
+    return len(recorded) == len(live) and all(agrees(fold(entry)) for agrees, entry in zip(recorded, live, strict=True))
 
 
 def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, str] = _NO_BINDINGS) -> Reidentified:
@@ -215,17 +262,19 @@ def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, s
         placeholder = substitute(target.placeholder, bindings) if target.placeholder else None
         context = substitute(target.context, bindings) if target.context else None
         href = substitute(target.href, bindings) if target.href else None
-        container = tuple(fold(substitute(c, bindings)) for c in target.container)
+        container = tuple(_container_matcher(substitute(c, bindings)) for c in target.container)
     except MissingBinding as missing:
         return Reidentified(None, 0, f"no value bound to {{{missing.args[0]}}}")
-    index: dict[tuple[str, str], list[PageElement]] = page.memo("memory.by_role_name", lambda: _by_role_name(page))
+    index: dict[str, list[PageElement]] = page.memo("memory.by_name", lambda: _by_name(page))
+    role = normalize_role(target.role)
     found = [
         element
-        for element in index.get((normalize_role(target.role), fold(name)), ())
-        if _agrees(placeholder, element.placeholder)
+        for element in index.get(fold(name), ())
+        if normalize_role(element.role) == role
+        and _agrees(placeholder, element.placeholder)
         and (target.input_type is None or fold(target.input_type) == fold(element.input_type or ""))
         and _agrees(context, element.context)
-        and (not container or container == tuple(fold(c) for c in element.container))
+        and (not container or _containers_agree(container, element.container))
         and (href is None or fold(href) == fold(href_path(element.href) or ""))
     ]
     shown = target.describe()

@@ -48,6 +48,10 @@ def _wrap(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     return wrapper
 
 
+#: Method decorator: the coroutine raises storage errors, never driver errors.
+translating = _wrap
+
+
 def translated(cls: C) -> C:
     """Class decorator: public coroutine methods raise storage errors, never driver errors."""
     for name, member in list(vars(cls).items()):

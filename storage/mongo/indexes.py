@@ -2,7 +2,7 @@
 
 Each query filters by ``tenant_id`` first, so every query index starts with it. The
 unique indexes are integrity rules (one key hash, one action per step, one document per
-URL); the TTL indexes expire skills 90 days after last use and rate counters once their
+URL); the TTL indexes expire skills and recipes 90 days after last use and rate counters once their
 window is over, Idempotency-Key records once they expire. Index names are fixed so that a second ``init`` is a no-op.
 """
 
@@ -49,8 +49,17 @@ INDEXES: dict[str, list[IndexModel]] = {
     "skills": [
         _index("tenant_domain_goal", "tenant_id", "domain", "goal"),
         _index("tenant_domain_used", "tenant_id", "domain", "-last_used"),
+        _index("tenant_used", "tenant_id", "-last_used"),
         _index("last_used_ttl", "last_used", expireAfterSeconds=SKILL_TTL_SECONDS),
     ],
+    # Recipes live and expire like skills (90 days after last use).
+    "recipes": [
+        _index("tenant_domain_used", "tenant_id", "domain", "-last_used"),
+        _index("tenant_used", "tenant_id", "-last_used"),
+        _index("last_used_ttl", "last_used", expireAfterSeconds=SKILL_TTL_SECONDS),
+    ],
+    # One document per tenant (its _id is the tenant id too).
+    "memory_settings": [_index("tenant_unique", "tenant_id", unique=True)],
     "knowledge_documents": [
         _index("tenant_identity_unique", "tenant_id", "source", "phase", "trigger_action", unique=True),
         _index("tenant_created", "tenant_id", "created_at", "seq"),

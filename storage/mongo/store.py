@@ -38,7 +38,7 @@ from storage.mongo.repos import (
     MongoTasks,
     MongoVerifications,
 )
-from storage.mongo.skills import MongoSkills
+from storage.mongo.memory import MongoMemorySettings, MongoRecipes, MongoSkills
 from storage.mongo.usage import MongoRateLimits, MongoUsage
 
 DEFAULT_DB_NAME = "stepwise"
@@ -76,6 +76,8 @@ class MongoStore:
         self.verifications = MongoVerifications(self._db)
         self.usage = MongoUsage(self._db)
         self.skills = MongoSkills(self._db)
+        self.recipes = MongoRecipes(self._db)
+        self.memory_settings = MongoMemorySettings(self._db)
         self.knowledge = MongoKnowledge(self._db, self._transactions)
         self.crawl_jobs = MongoCrawlJobs(self._db)
         self.rate_limits = MongoRateLimits(self._db)

@@ -38,7 +38,7 @@ from storage.sqlite.repos import (
     SqliteVerifications,
 )
 from storage.sqlite.schema import migrate
-from storage.sqlite.skills import SqliteSkills
+from storage.sqlite.memory import SqliteMemorySettings, SqliteRecipes, SqliteSkills
 from storage.sqlite.usage import SqliteRateLimits, SqliteUsage
 
 _TASK_UPDATE = (
@@ -75,6 +75,8 @@ class SqliteStore:
         self.verifications = SqliteVerifications(self._db)
         self.usage = SqliteUsage(self._db)
         self.skills = SqliteSkills(self._db)
+        self.recipes = SqliteRecipes(self._db)
+        self.memory_settings = SqliteMemorySettings(self._db)
         self.knowledge = SqliteKnowledge(self._db)
         self.crawl_jobs = SqliteCrawlJobs(self._db)
         self.rate_limits = SqliteRateLimits(self._db)

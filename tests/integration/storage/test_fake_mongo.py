@@ -98,3 +98,32 @@ async def test_text_search_needs_an_index_and_prefix_equality(client: FakeAsyncM
     found = await cursor.to_list()
     assert [d["_id"] for d in found] == [1]  # stemmed: saving ~ save, settings ~ setting
     assert found[0]["s"] > 0
+
+
+async def test_guarded_upsert_push_slice_and_duplicate_id(client: FakeAsyncMongoClient) -> None:
+    """What memory's learn/record_run rely on: an upsert whose filter holds ``$ne`` on an
+    array inserts (``$inc`` from 0, ``$push`` a new array, ``$setOnInsert``), updates while
+    the value is absent (``$slice`` keeps the tail), and collides on ``_id`` once it is there."""
+    coll = client["db"]["c"]
+
+    async def count(value: str, tenant: str = "a") -> dict[str, object]:
+        return await coll.find_one_and_update(
+            {"_id": "k", "tenant_id": tenant, "evidence": {"$ne": value}},
+            {
+                "$inc": {"n": 1},
+                "$push": {"evidence": {"$each": [value], "$slice": -2}},
+                "$setOnInsert": {"goal": "g"},
+            },
+            upsert=True,
+            return_document=ReturnDocument.AFTER,
+        )
+
+    assert await count("t1") == {"_id": "k", "tenant_id": "a", "n": 1, "evidence": ["t1"], "goal": "g"}
+    assert (await count("t2"))["evidence"] == ["t1", "t2"]
+    assert await count("t3") == {"_id": "k", "tenant_id": "a", "n": 3, "evidence": ["t2", "t3"], "goal": "g"}
+    with pytest.raises(DuplicateKeyError):
+        await count("t3")  # counted already: the filter misses, the insert collides
+    with pytest.raises(DuplicateKeyError):
+        await count("t9", tenant="b")  # another tenant's id
+    assert (await coll.find_one({"_id": "k"}))["n"] == 3
+    assert await coll.find_one({"_id": "k", "evidence": "t3"}) is not None

@@ -65,6 +65,9 @@ async def test_integrity_and_ttl_indexes(mongo: MongoStore) -> None:
     assert (await _indexes(mongo, "knowledge_documents"))["tenant_identity_unique"]["unique"] is True
     skills_ttl = (await _indexes(mongo, "skills"))["last_used_ttl"]
     assert skills_ttl["expireAfterSeconds"] == SKILL_TTL_SECONDS
+    recipes_ttl = (await _indexes(mongo, "recipes"))["last_used_ttl"]
+    assert recipes_ttl["expireAfterSeconds"] == SKILL_TTL_SECONDS
+    assert (await _indexes(mongo, "memory_settings"))["tenant_unique"]["unique"] is True
     assert (await _indexes(mongo, "rate_counters"))["expires_at_ttl"]["expireAfterSeconds"] == 0
 
 

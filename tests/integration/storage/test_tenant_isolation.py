@@ -8,9 +8,12 @@ import pytest
 
 from storage import (
     ApiKey,
+    DuplicateKey,
     FinalizeBatch,
     KnowledgeChunk,
     KnowledgeDocument,
+    MemorySettings,
+    Recipe,
     Skill,
     Store,
     Task,
@@ -33,6 +36,7 @@ class TenantA:
     task: Task
     key: ApiKey
     skill: Skill
+    recipe: Recipe
     document: KnowledgeDocument
 
 
@@ -45,7 +49,10 @@ async def tenant_a(store: Store) -> TenantA:
     key = ApiKey(tenant_id=TENANT_A, user_id=USER, key_hash="hash-a", prefix="sk-a")
     await store.api_keys.create(key)
     skill = Skill(tenant_id=TENANT_A, domain="shop.example", goal="checkout")
-    await store.skills.upsert(skill)
+    skill = await store.skills.learn(skill, t.id, utcnow())
+    recipe = Recipe(tenant_id=TENANT_A, domain="shop.example", template="checkout {v1}", variables=["v1"])
+    recipe = await store.recipes.record_run(recipe, t.id, utcnow())
+    await store.memory_settings.put(MemorySettings(tenant_id=TENANT_A, skills=False, replay=False))
     domain = "shop.example"
     doc = KnowledgeDocument(
         tenant_id=TENANT_A,
@@ -65,7 +72,7 @@ async def tenant_a(store: Store) -> TenantA:
         content_hash="c",
     )
     await store.knowledge.upsert_document(doc, [chunk])
-    return TenantA(task=t, key=key, skill=skill, document=doc)
+    return TenantA(task=t, key=key, skill=skill, recipe=recipe, document=doc)
 
 
 async def test_tenant_b_reads_nothing_of_tenant_a(store: Store, tenant_a: TenantA) -> None:
@@ -86,8 +93,17 @@ async def test_tenant_b_reads_nothing_of_tenant_a(store: Store, tenant_a: Tenant
     far = utcnow().replace(year=2100)
     assert await store.usage.totals(TENANT_B, ago(days=1), far, "task") == []
     assert await store.api_keys.list(TENANT_B) == []
-    assert await store.skills.find(TENANT_B, "shop.example", "checkout") == []
+    assert await store.skills.for_domain(TENANT_B, "shop.example") == []
+    assert await store.skills.get(TENANT_B, tenant_a.skill.id) is None
+    assert await store.skills.list(TENANT_B) == []
+    assert await store.skills.list(TENANT_B, "shop.example") == []
+    assert await store.skills.total(TENANT_B) == 0
     assert await store.skills.count(TENANT_B) == 0
+    assert await store.recipes.find(TENANT_B, "shop.example") == []
+    assert await store.recipes.get(TENANT_B, tenant_a.recipe.id) is None
+    assert await store.recipes.list(TENANT_B, "shop.example") == []
+    assert await store.recipes.count(TENANT_B) == 0
+    assert await store.memory_settings.get(TENANT_B) is None
     assert await store.knowledge.get_document(TENANT_B, tenant_a.document.id) is None
     assert await store.knowledge.list_documents(TENANT_B) == []
     assert await store.knowledge.search(TENANT_B, "checkout", None) == []
@@ -110,6 +126,20 @@ async def test_tenant_b_changes_nothing_of_tenant_a(store: Store, tenant_a: Tena
         await store.finalize(FinalizeBatch(task=hijack, expected_version=None))
     assert await store.api_keys.revoke(TENANT_B, tenant_a.key.id, utcnow()) is False
     await store.skills.record_outcome(TENANT_B, tenant_a.skill.id, False, utcnow())
+    await store.skills.set_status(TENANT_B, tenant_a.skill.id, "admitted")
+    assert await store.skills.delete(TENANT_B, tenant_a.skill.id) is False
+    assert await store.skills.delete_all(TENANT_B) == 0
+    assert await store.skills.evict(TENANT_B, [tenant_a.skill.id]) == 0
+    with pytest.raises(DuplicateKey):
+        await store.skills.learn(tenant_a.skill.model_copy(update={"tenant_id": TENANT_B}), "t-b", utcnow())
+    await store.recipes.record_replay(TENANT_B, tenant_a.recipe.id, False, utcnow())
+    await store.recipes.set_status(TENANT_B, tenant_a.recipe.id, "promoted")
+    assert await store.recipes.delete(TENANT_B, tenant_a.recipe.id) is False
+    assert await store.recipes.delete_all(TENANT_B, "shop.example") == 0
+    assert await store.recipes.evict(TENANT_B, [tenant_a.recipe.id]) == 0
+    with pytest.raises(DuplicateKey):
+        await store.recipes.record_run(tenant_a.recipe.model_copy(update={"tenant_id": TENANT_B}), "t-b", utcnow())
+    await store.memory_settings.put(MemorySettings(tenant_id=TENANT_B))
     assert await store.knowledge.delete_document(TENANT_B, tenant_a.document.id) is False
     [chunk] = await store.knowledge.list_chunks(TENANT_A, source=tenant_a.document.source)
     assert await store.knowledge.supersede(TENANT_B, {chunk.id: "other"}) == 0
@@ -119,7 +149,9 @@ async def test_tenant_b_changes_nothing_of_tenant_a(store: Store, tenant_a: Tena
     assert [m.action_status for m in messages if m.role == "assistant"] == [None, None]
     key = await store.api_keys.get_by_hash("hash-a")
     assert key is not None and key.revoked_at is None
-    [skill] = await store.skills.find(TENANT_A, "shop.example", "checkout")
-    assert skill.failure_count == 0
+    assert await store.skills.get(TENANT_A, tenant_a.skill.id) == tenant_a.skill
+    assert await store.recipes.get(TENANT_A, tenant_a.recipe.id) == tenant_a.recipe
+    mine = await store.memory_settings.get(TENANT_A)
+    assert mine is not None and (mine.skills, mine.replay) == (False, False)
     hits = await store.knowledge.search(TENANT_A, "checkout", None)
     assert [h.chunk.superseded_by for h in hits] == [None]

@@ -141,7 +141,7 @@ def test_variables_are_recorded_as_references_and_bound_on_replay() -> None:
     variables = {"v1": "bob smith", "v2": "42"}
     link = describe_target(recorded.element("7"), variables)  # type: ignore[arg-type]
     delete = describe_target(recorded.element("8"), variables)  # type: ignore[arg-type]
-    assert link.name == "{v1}" and link.href == "/patients/{v2}?tab=visits" and link.container == ("row: {v1} · {v2}",)
+    assert link.name == "{v1}" and link.href == "/patients/{v2}?tab=visits" and link.container == ("row: …{v1}…{v2}…",)
     assert delete.name == "Delete {v1}" and delete.references() == {"v1", "v2"}
     live = _page(
         PageElement(id="x1", role="link", name="Ann Lee", href="/patients/7?tab=visits", container=("row: Ann Lee · 7",)),
@@ -198,3 +198,35 @@ def test_random_layouts_of_the_same_form_always_hit_uniquely() -> None:
         ids = tuple(str(rng.randrange(10_000)) + s for s in "abcd")
         found = reidentify(target, _form(ids=ids, order=order))
         assert found.element is not None and found.element.id == ids[1]
+
+
+def test_a_row_naming_a_variable_keeps_only_its_kind_and_references() -> None:
+    def row(n: int, email: str) -> tuple[PageElement, PageElement]:
+        text = f"row: Patient {n} · {email} · last visit 2026-0{n % 9 + 1}-01"
+        return (
+            PageElement(id=f"l{n}", role="link", name=f"Patient {n}", href=f"/patients/{n}", container=(text,)),
+            PageElement(id=f"e{n}", role="button", name="Edit", container=(text,)),
+        )
+
+    recorded = _page(*row(1, "p1@mail.test"), *row(2, "p2@mail.test"))
+    edit = describe_target(recorded.element("e1"), {"v1": "Patient 1"})  # type: ignore[arg-type]
+    link = describe_target(recorded.element("l1"), {"v1": "Patient 1"})  # type: ignore[arg-type]
+    assert edit == SemanticTarget(role="button", name="Edit", container=("row: …{v1}…",))
+    assert link.href is None  # "/patients/1" named the recorded instance, not the role
+    live = _page(*row(12, "x@y.test"), *row(1, "new@mail.test"), *row(3, "z@y.test"))
+    assert reidentify(edit, live, {"v1": "Patient 12"}).element.id == "e12"  # type: ignore[union-attr]
+    assert reidentify(edit, live, {"v1": "Patient 1"}).element.id == "e1"  # type: ignore[union-attr]  # not "Patient 12"
+    assert reidentify(link, live, {"v1": "Patient 3"}).element.id == "l3"  # type: ignore[union-attr]
+    assert reidentify(edit, live, {"v1": "Patient 7"}).candidates == 0
+
+
+def test_a_row_without_variables_is_compared_whole() -> None:
+    target = describe_target(PageElement(id="1", role="button", name="Edit", container=("row: Bob · b@x.test",)))
+    assert target.container == ("row: Bob · b@x.test",)
+    live = _page(PageElement(id="9", role="button", name="Edit", container=("row: Bob · new@x.test",)))
+    assert reidentify(target, live).candidates == 0
+
+
+def test_a_link_whose_href_holds_the_variable_keeps_it() -> None:
+    element = PageElement(id="1", role="link", name="Open Bob", href="/people/bob")
+    assert describe_target(element, {"v1": "bob"}).href == "/people/{v1}"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent.memory.targets import MissingBinding
 from agent.memory.templates import GoalTemplate, make_template
@@ -131,3 +133,19 @@ def test_round_trip_render_then_bind() -> None:
     template, bindings = make_template(goal)
     assert template.render(bindings) == goal
     assert template.bind(template.render(bindings)) == bindings
+
+
+_VALUE = st.text(st.characters(blacklist_characters='"\n\r', blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(
+    lambda v: v.strip() == v and v != ""
+)
+
+
+@given(first=_VALUE, second=_VALUE, amount=st.integers(min_value=0, max_value=10**6))
+@settings(max_examples=200, deadline=None)
+def test_any_values_bind_back(first: str, second: str, amount: int) -> None:
+    template, _ = make_template('Send "Ann" 12 coins and note "Hi"')
+    assert template.text == 'Send "{v1}" {v2} coins and note "{v3}"'
+    goal = template.render({"v1": first, "v2": str(amount), "v3": second})
+    bound = template.bind(goal)
+    assert bound is not None and bound["v2"] == str(amount)
+    assert template.render(bound) == goal
