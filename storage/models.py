@@ -212,6 +212,8 @@ class Recipe(Record):
     verified_runs: int = 0
     failed_runs: int = 0
     replays: int = Field(default=0, description="Episodes served from it")
+    round_trips: int = Field(default=0, ge=0, description="Requests its first verified run took (what a replay is measured against)")
+    tokens: int = Field(default=0, ge=0, description="Model tokens its first verified run spent")
     evidence: list[str] = Field(
         default_factory=list, description=f"Task ids of verified runs (last {EVIDENCE_LIMIT})"
     )

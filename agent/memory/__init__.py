@@ -16,7 +16,7 @@ templates, the secret scrub and the ranking live in their own modules.
 from agent.memory.load import load_memory
 from agent.memory.recipes import choose, serve
 from agent.memory.remember import Lesson, remember
-from agent.memory.skills import Applicable, hints, steer
+from agent.memory.skills import Applicable, hints, steer, steer_action
 from agent.memory.status import MemoryContext, MemoryStatus, RecallState, ReplayStatus
 
 __all__ = [
@@ -32,4 +32,5 @@ __all__ = [
     "remember",
     "serve",
     "steer",
+    "steer_action",
 ]

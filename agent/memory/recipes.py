@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+import structlog
+
 from agent.memory.fingerprint import page_fingerprint
 from agent.memory.scrub import leaks, looks_secret
 from agent.memory.skills import template_of
@@ -30,6 +32,8 @@ from agent.memory.templates import make_template
 from agent.memory.variables import templated
 from storage import Recipe, TaskAction
 from verification import Action, ActionSyntaxError, PageState, parse_action
+
+log = structlog.get_logger(__name__)
 
 PROMOTE_AFTER: Final = 2  # verified runs in distinct tasks before a recipe is replayed
 RECIPE_CAP: Final = 10_000  # per tenant, like skills
@@ -50,14 +54,14 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
     """The verified actions of a task's steps, in order (each step with its verdict)."""
     out: list[Recorded] = []
     for step, verdict in steps:
-        if not verdict or not verdict.get("success"):
-            continue
         info = step.metrics.get("recall") or {}
         fingerprint, targets = info.get("fingerprint"), info.get("targets") or []
-        if not isinstance(fingerprint, str):
-            continue
+        if not verdict or not isinstance(fingerprint, str) or verdict.get("decided_by") != "rules":
+            continue  # only what the page proved (a model's verdict is a claim)
         texts = [str(link.get("action")) for link in step.actions] if step.actions else [step.action]
         checks = {int(c.get("index", -1)): c.get("status") for c in verdict.get("chain") or [] if isinstance(c, Mapping)}
+        if not checks and not verdict.get("success"):
+            continue  # a chain's actions are judged one by one: those the page shows held are kept
         for index, text in enumerate(texts):
             if checks and checks.get(index) != "verified":
                 continue
@@ -73,15 +77,19 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
 
 
 def build_recipe(
-    *, tenant_id: str, domain: str, goal: str, actions: Sequence[Recorded], secrets: Iterable[str], at: datetime
+    *, tenant_id: str, domain: str, goal: str, actions: Sequence[Recorded], secrets: Iterable[str], at: datetime, values: Iterable[str] = ()
 ) -> Recipe | None:
     """The recipe of a completed task, or None when it cannot be replayed safely: no
     action, an action without a recorded target, or anything that would store a secret."""
-    if not actions or any(a.target is None and a.action.target is not None for a in actions):
-        return None
-    values = [a.action.value for a in actions if a.action.value and a.action.name in _VALUED]
-    names = [str(a.target.get("name")) for a in actions if a.target and a.target.get("name")]
-    template, bindings = make_template(goal, [*values, *names])
+    if not actions:
+        return _refused("no verified action to replay")
+    if any(a.target is None and a.action.target is not None for a in actions):
+        return _refused("an action's target was not recorded")
+    typed = [a.action.value for a in actions if a.action.value and a.action.name in _VALUED]
+    # The goal's values: what the contract names, what was typed, its quoted spans and
+    # numbers. Target names are not made variables unless quoted: "Click Save" must not
+    # become "Click {v1}", which would bind "Click Delete".
+    template, bindings = make_template(goal, [*values, *typed])
     by_value = {v.casefold(): k for k, v in bindings.items()}
     secret_values = [s for s in secrets if s]
     steps: list[dict[str, Any]] = []
@@ -92,7 +100,7 @@ def build_recipe(
             if variable is not None:
                 value = {"var": variable}
             elif looks_secret(item.action.value) or item.action.value in secret_values:
-                return None  # a secret the goal does not give: never stored, so no recipe
+                return _refused("a secret value the goal does not give")  # never stored, so no recipe
             else:
                 value = {"text": item.action.value}
         target = templated(SemanticTarget.from_dict(item.target), bindings).to_dict() if item.target else None
@@ -107,9 +115,14 @@ def build_recipe(
         last_used=at,
         created_at=at,
     )
-    if leaks({"template": recipe.template, "steps": recipe.steps}, secret_values) is not None:
-        return None
+    if (leak := leaks({"template": recipe.template, "steps": recipe.steps}, secret_values)) is not None:
+        return _refused(f"it would store a secret ({leak})")
     return recipe
+
+
+def _refused(reason: str) -> None:
+    log.info("memory.recipe_not_recorded", reason=reason)
+    return None
 
 
 def _key(*parts: Any) -> str:

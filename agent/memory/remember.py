@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -44,6 +45,7 @@ class Lesson:
     step_succeeded: bool
     secrets: list[str]
     now: datetime
+    values: list[str] = dataclasses.field(default_factory=list)  # the goal's values the contract names (for templates)
 
 
 async def remember(lesson_in: Lesson, store: Store) -> None:
@@ -83,7 +85,7 @@ async def _learn_skill(x: Lesson, last: TaskAction, store: Store) -> None:
     verdict = x.verification
     if not corrected or last.metrics.get("correction") != "ALTERNATIVE_SELECTOR" or verdict is None:
         return
-    if not x.step_succeeded or verdict.decided_by != "policy":
+    if not x.step_succeeded or verdict.decided_by != "rules":
         return  # a model's verdict is a claim, not proof: nothing is learned from it
     targets = info.get("targets") or []
     try:
@@ -95,8 +97,8 @@ async def _learn_skill(x: Lesson, last: TaskAction, store: Store) -> None:
     skill = lesson(
         tenant_id=x.task.tenant_id,
         domain=x.memory.domain or "",
-        goal=x.task.query,
-        values=[*_typed(x.steps), *x.secrets],
+        goal=x.before.query,
+        values=[*x.values, *_typed(x.steps), *x.secrets],
         failed=corrected,
         worked_action=action.name,
         worked_target=targets[0],
@@ -145,13 +147,13 @@ async def _task_ended(x: Lesson, store: Store) -> None:
     recipe = build_recipe(
         tenant_id=x.task.tenant_id,
         domain=x.memory.domain or "",
-        goal=x.task.query,
+        goal=x.before.query,
         actions=recorded(steps),
         secrets=x.secrets,
         at=x.now,
+        values=[*x.values, *x.secrets],
     )
     if recipe is None:
-        log.info("memory.recipe_not_recorded", reason="no safe replayable flow")
         return
     if replaying is None:
         usage = await store.usage.list_for_task(x.task.tenant_id, x.task.id)

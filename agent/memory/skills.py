@@ -31,7 +31,7 @@ from agent.memory.templates import GoalTemplate, make_template
 from agent.memory.variables import templated
 from agent.policy.text import similarity
 from storage import Skill
-from verification import PageState
+from verification import Action, PageState
 
 if TYPE_CHECKING:
     from agent.state import Candidate
@@ -80,10 +80,19 @@ def _skeleton(template_text: str) -> str:
 
 def steer(candidate: Candidate, page: PageState, skills: Sequence[Applicable]) -> tuple[Candidate, tuple[str, ...]]:
     """The candidate, sent to the element a skill learned works when it is about to repeat
-    the skill's failed action; both elements must be re-identified uniquely on this page."""
-    action = candidate.action
-    if action.target is None:
+    the skill's failed action (see :func:`steer_action`)."""
+    action, used, note = steer_action(candidate.action, page, skills)
+    if not used:
         return candidate, ()
+    return dataclasses.replace(candidate, action=action, thought=candidate.thought + note), used
+
+
+def steer_action(action: Action, page: PageState, skills: Sequence[Applicable]) -> tuple[Action, tuple[str, ...], str]:
+    """``action`` moved to the element a skill learned works, when it is the skill's failed
+    action on its failed element; both re-identified uniquely on this page. Returns the
+    action, the skill used (or none) and a note for the thought."""
+    if action.target is None:
+        return action, (), ""
     for item in skills:
         failed, worked = item.skill.failed_state, item.skill.successful_action
         if failed.get("action") != action.name or worked.get("action") != action.name:
@@ -96,9 +105,8 @@ def steer(candidate: Candidate, page: PageState, skills: Sequence[Applicable]) -
         if was.element is None or was.element.id != action.target or now.element is None or now.element.id == action.target:
             continue
         note = f" Memory: {failed.get('elementDescription') or 'that element'} did nothing here before; {worked.get('elementDescription') or 'this one'} worked."
-        steered = dataclasses.replace(candidate, action=dataclasses.replace(action, target=now.element.id), thought=candidate.thought + note)
-        return steered, (item.skill.id,)
-    return candidate, ()
+        return dataclasses.replace(action, target=now.element.id), (item.skill.id,), note
+    return action, (), ""
 
 
 def hints(skills: Sequence[Applicable]) -> list[str]:

@@ -9,6 +9,7 @@ from agent.action_validation import ActionRejected, validate_action
 from agent.chaining import ChainLink, model_chain, policy_chain
 from agent.contracts import completion_thought, not_understood, settle
 from agent.destructive import Held, unasked
+from agent.memory import steer_action
 from agent.offload import heavy, page_work
 from agent.nodes.critic import start_url
 from agent.progress import fingerprint
@@ -90,7 +91,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             return {"outcome": _fail("LOOP_DETECTED", f"The same action {text} was chosen {repeats + 1} times on an unchanged page"), "progress": progress}
         log.info("action_validation.loop_suspected", action=text, repeats=repeats)
         return {"loop_suspected": True, "progress": progress}
-    links = await _chain(state, runtime, candidate, text)
+    links, steered = await _chain(state, runtime, candidate, text)
     return {
         "progress": progress,
         "loop_suspected": False,
@@ -102,24 +103,29 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             completes_step=candidate.completes_step,
             probe=candidate.probe,
             chain=tuple(links),
-            skills=candidate.skills,
+            skills=tuple(dict.fromkeys((*candidate.skills, *steered))),
         ),
     }
 
 
-async def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate: Candidate, text: str) -> list[ChainLink]:
+async def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate: Candidate, text: str) -> tuple[list[ChainLink], tuple[str, ...]]:
     """The safe run of actions that may follow ``candidate`` without a round trip
-    (agent.chaining): from the policy's plan, or the model's proposed chain — each action
-    vetted exactly as a single one is."""
+    (agent.chaining): from the policy's plan, or the model's (or a recipe's) proposed chain —
+    each action vetted exactly as a single one is, and steered by the tenant's skills like
+    one. Also returns the skills that steered a chained action."""
     deps = runtime.context.deps
     if not deps.config.chaining or candidate.source == "correction" or state.get("confirmed"):
-        return []
+        return [], ()
     page, contract = state["page"], state["contract"]
     allowed = allowed_domains_for(start_url(state))
     secrets, goal = runtime.context.secrets, state["task"].query
     by_model = candidate.decided_by == "model"
+    skills, steered = runtime.context.memory.skills, []
 
     def vet(action: Action) -> tuple[Action, str] | None:
+        used: tuple[str, ...] = ()
+        if skills:  # a known dead end in the chain is avoided like a single action's
+            action, used, _ = steer_action(action, page, skills)
         try:
             action = secrets.fill_placeholders(action, page, by_model=by_model)
         except PlaceholderMisuse:
@@ -130,6 +136,7 @@ async def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate
         element = page.element(action.target) if action.target else None
         if unasked(action, element, goal, contract, frozenset()) is not None:
             return None
+        steered.extend(used)
         return action, result.text
 
     limit = deps.config.chain_max_actions
@@ -145,7 +152,7 @@ async def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate
                 plan.steps[link.plan_step].attempts += 1
     if links:
         log.info("action_validation.chained", actions=len(links), commit=links[-1].commit, decided_by=candidate.decided_by)
-    return links
+    return links, tuple(steered) if links else ()
 
 
 def _chain_thought(thought: str, links: list[ChainLink]) -> str:

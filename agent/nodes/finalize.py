@@ -122,6 +122,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             task=stored, before=task, memory=ctx.memory, last_action=state.get("last_action"),
             steps=list(state.get("previous_actions") or []), verification=state.get("verification"),
             step_succeeded=state.get("step_succeeded") is True, secrets=list(secrets.values), now=now,
+            values=[c.value for c in contract.clauses if c.value] if contract is not None else [],
         ),
         ctx.deps.store,
     )  # fmt: skip

@@ -34,7 +34,10 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
     links = stored_chain(last.actions)
     last_step = max((link.plan_step for link in links if link.plan_step is not None), default=step_index)
     is_final = plan is not None and last_step is not None and last_step >= len(plan.steps) - 1
-    model = verdict_model(deps.gateway, call_context(state, runtime)) if deps.gateway is not None else None
+    # A step replayed from a recipe is judged by the page alone, as the runs that recorded it
+    # were (agent.memory.recipes keeps only steps the rules proved): no model's word either way.
+    replayed = (last.metrics.get("memory") or {}).get("replay") == "HIT"
+    model = verdict_model(deps.gateway, call_context(state, runtime)) if deps.gateway is not None and not replayed else None
     context = {"session_id": task.session_id, "task_id": task.id}
     hint: StepHint = "final" if is_final else "intermediate"
     update: dict[str, Any] = {"chain_verdict": None, "chain_recovery": None}

@@ -218,6 +218,7 @@ _V5: tuple[str, ...] = (
         domain TEXT NOT NULL, template TEXT NOT NULL, variables TEXT NOT NULL,
         steps TEXT NOT NULL, status TEXT NOT NULL, verified_runs INTEGER NOT NULL,
         failed_runs INTEGER NOT NULL, replays INTEGER NOT NULL, evidence TEXT NOT NULL,
+        round_trips INTEGER NOT NULL DEFAULT 0, tokens INTEGER NOT NULL DEFAULT 0,
         last_used TEXT NOT NULL, created_at TEXT NOT NULL)""",
     "CREATE INDEX recipes_domain ON recipes (tenant_id, domain, last_used)",
     "CREATE INDEX recipes_tenant_used ON recipes (tenant_id, last_used)",

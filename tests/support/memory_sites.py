@@ -46,7 +46,7 @@ class Clinic:
         dead_name, live_name, dead_ctx, live_ctx = {
             "nav": ("Add patient", "Add patient record", ["navigation: Main menu"], ["section: Patients"]),
             "sidebar": ("New patient", "New patient (full form)", ["section: Shortcuts"], ["section: Register"]),
-            "cards": ("Create patient", "Create patient now", ["card: Quick actions"], ["card: Patients"]),
+            "cards": ("Create patient", "Create patient now", ["section: Quick actions"], ["card: Patients"]),
         }[self.layout]
         dead = {"i": self._id("dead"), "r": "btn", "n": dead_name, "ctx": dead_ctx, "xy": [120, 40], "box": [60, 25, 120, 30]}
         live = {"i": self._id("live"), "r": "link", "n": live_name, "ctx": live_ctx, "xy": [400, 300], "box": [330, 290, 140, 20]}
@@ -139,7 +139,7 @@ class SignIn:
             form = ["form: Sign in"]
             tree = [
                 {"i": self._id("user"), "r": "textbox", "n": "Username", "v": self.user, "ctx": form},
-                {"i": self._id("password"), "r": "textbox", "n": "Password", "ty": "password", "v": "•" * len(self.password), "ctx": form},
+                {"i": self._id("password"), "r": "textbox", "n": "Password", "ty": "password", "v": self.password, "ctx": form},
                 {"i": self._id("dead"), "r": "btn", "n": "Sign in", "ctx": form},
                 {"i": self._id("live"), "r": "btn", "n": "Sign in now", "ctx": ["section: Secure sign-in"]},
             ]
