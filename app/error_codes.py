@@ -53,6 +53,12 @@ ERROR_CODES: Final[dict[str, ErrorCodeInfo]] = {
     "DOCUMENT_NOT_FOUND": ErrorCodeInfo(
         (404,), "No knowledge document with this id for the caller's tenant", "No document 'd41d8cd9'", {"documentId": "d41d8cd9"}
     ),
+    "SKILL_NOT_FOUND": ErrorCodeInfo(
+        (404,), "No skill with this id for the caller's tenant", "No skill '5f1c0a9e'", {"skillId": "5f1c0a9e"}
+    ),
+    "RECIPE_NOT_FOUND": ErrorCodeInfo(
+        (404,), "No recipe with this id for the caller's tenant", "No recipe 'a2e9c4b7'", {"recipeId": "a2e9c4b7"}
+    ),
     "JOB_NOT_FOUND": ErrorCodeInfo((404,), "No crawl job with this id for the caller's tenant", "No crawl job 'a1b2c3'", {"jobId": "a1b2c3"}),
     "CRAWLING_DISABLED": ErrorCodeInfo(
         (403,),
