@@ -26,10 +26,8 @@ import structlog
 
 from agent.memory.fingerprint import page_fingerprint
 from agent.memory.scrub import leaks, looks_secret
-from agent.memory.skills import template_of
-from agent.memory.targets import SemanticTarget, reidentify
-from agent.memory.templates import make_template
-from agent.memory.variables import templated
+from agent.memory.targets import SemanticTarget, reidentify, templated
+from agent.memory.templates import GoalTemplate, make_template
 from storage import Recipe, TaskAction
 from verification import Action, ActionSyntaxError, PageState, parse_action
 
@@ -147,7 +145,7 @@ class Served:
 def choose(recipes: Iterable[Recipe], goal: str, page: PageState) -> Served:
     """The promoted recipe for this goal whose first page is this one, served from step 0;
     else a miss that says why."""
-    matching = [r for r in recipes if template_of(r.template).bind(goal) is not None]
+    matching = [r for r in recipes if GoalTemplate.parse(r.template).bind(goal) is not None]
     if not matching:
         return Served(None, None, miss_reason="no recipe for this goal on this site")
     promoted = sorted((r for r in matching if r.status == "promoted"), key=lambda r: r.verified_runs, reverse=True)
@@ -170,7 +168,7 @@ def serve(recipe: Recipe, start: int, goal: str, page: PageState, *, fingerprint
     """Recipe steps from ``start`` that this page allows: the first must match (fingerprint,
     unique target, bound value); the following ones on the same page are added while they
     re-identify too (action validation decides which of them may be chained)."""
-    bindings = template_of(recipe.template).bind(goal)
+    bindings = GoalTemplate.parse(recipe.template).bind(goal)
     if bindings is None:
         return Served(recipe, start, miss_reason="the goal is not this recipe's")
     if start >= len(recipe.steps):

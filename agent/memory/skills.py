@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from agent.memory.ranking import passes_gate, skill_score
 from agent.memory.scrub import leaks
-from agent.memory.targets import SemanticTarget, reidentify
+from agent.memory.targets import SemanticTarget, reidentify, templated
 from agent.memory.templates import GoalTemplate, make_template
-from agent.memory.variables import templated
+
 from agent.policy.text import similarity
 from storage import Skill
 from verification import Action, PageState
@@ -40,12 +40,7 @@ ADMIT_AFTER: Final = 2  # verified successes in distinct tasks before a skill is
 SKILL_CAP: Final = 10_000  # per tenant (spec); the weakest are evicted beyond it
 MAX_HINTS: Final = 3
 RELATED: Final = 0.6  # a goal this close to a skill's template (without its values) gets its hint
-_VAR: Final = re.compile(r"\{(v\d+)\}")
-
-
-def template_of(text: str) -> GoalTemplate:
-    """A stored template's text back as a template."""
-    return GoalTemplate(text=text, variables=tuple(dict.fromkeys(_VAR.findall(text))))
+_VAR: Final = re.compile(r"\{(\w+)\}")
 
 
 @dataclass(frozen=True)
@@ -63,7 +58,7 @@ def applicable(skills: Iterable[Skill], goal: str, now: datetime, limit: int = M
     for skill in skills:
         if skill.status != "admitted" or not passes_gate(skill.success_count, skill.failure_count):
             continue
-        template = template_of(skill.goal)
+        template = GoalTemplate.parse(skill.goal)
         bindings = template.bind(goal)
         if bindings is None:
             if similarity(_skeleton(template.text), plain) < RELATED:

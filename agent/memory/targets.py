@@ -46,10 +46,11 @@ class SemanticTarget:
     context: str | None = None
     container: tuple[str, ...] = ()
     href: str | None = None
+    field: str | None = None  # a form control's name attribute: what a swapped label cannot change
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"role": self.role, "name": self.name}
-        for key in ("placeholder", "input_type", "context", "href"):
+        for key in ("placeholder", "input_type", "context", "href", "field"):
             value = getattr(self, key)
             if value:
                 data[_CAMEL.get(key, key)] = value
@@ -71,6 +72,7 @@ class SemanticTarget:
             context=text("context"),
             container=tuple(str(c) for c in data.get("container") or ()),
             href=text("href"),
+            field=text("field"),
         )
 
     def describe(self) -> str:
@@ -152,24 +154,51 @@ class _Values:
         return self.pattern.sub(lambda m: "{" + names[int(str(m.lastgroup)[1:])][0] + "}", escaped)
 
 
+def _escaped(text: str | None) -> str | None:
+    """``text`` as a target records it with no variables (spacing collapsed, braces escaped)."""
+    return _NO_VALUES.template(text)
+
+
 def describe_target(element: PageElement, variables: Mapping[str, str] = _NO_BINDINGS) -> SemanticTarget:
     """The semantic target of ``element``, with the goal's variable values written as
     ``{name}`` references. Never positions, ids, classes or the value typed into it."""
+    raw = SemanticTarget(
+        role=normalize_role(element.role),
+        name=_escaped(element.name) or "",
+        placeholder=_escaped(element.placeholder),
+        input_type=(element.input_type or "").strip().lower() or None,
+        context=_escaped(element.context),
+        container=tuple(e for c in element.container if (e := _escaped(c))),
+        href=_escaped(href_path(element.href)),
+        field=element.field_name,
+    )
+    return templated(raw, variables)
+
+
+def templated(target: SemanticTarget, variables: Mapping[str, str]) -> SemanticTarget:
+    """A target described without variables (:func:`describe_target` with none), with the
+    goal's variable values written as ``{name}`` references — as if described with them."""
+    if not variables:
+        return target
     values = _Values.of(variables)
-    name = values.template(element.name) or ""
-    context = values.template(element.context)
-    href = values.template(href_path(element.href))
+    name = values.template(_shown(target.name)) or ""
+    context = values.template(_shown(target.context) if target.context else None)
+    href = values.template(_shown(target.href) if target.href else None)
     if href is not None and not _refs(href) and (_refs(name) or _refs(context)):
         href = None  # a link named by a variable: its literal href is the recorded instance's
     return SemanticTarget(
-        role=normalize_role(element.role),
+        role=target.role,
         name=name,
-        placeholder=values.template(element.placeholder),
-        input_type=(element.input_type or "").strip().lower() or None,
+        placeholder=values.template(_shown(target.placeholder) if target.placeholder else None),
+        input_type=target.input_type,
         context=context,
-        container=tuple(_instance(c, bool(_refs(name) or _refs(context))) for c in (values.template(c) for c in element.container) if c),
+        container=tuple(_instance(c, bool(_refs(name) or _refs(context))) for c in (values.template(_shown(c)) for c in target.container) if c),
         href=href,
+        field=target.field,
     )
+
+
+_NO_VALUES: Final = _Values.of(_NO_BINDINGS)
 
 
 def _refs(text: str | None) -> list[str]:
@@ -276,6 +305,7 @@ def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, s
         and _agrees(context, element.context)
         and (not container or _containers_agree(container, element.container))
         and (href is None or fold(href) == fold(href_path(element.href) or ""))
+        and (target.field is None or target.field == element.field_name)
     ]
     shown = target.describe()
     if not found:
@@ -290,4 +320,4 @@ def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, s
     return Reidentified(element, 1, "")
 
 
-__all__ = ["MissingBinding", "Reidentified", "SemanticTarget", "describe_target", "href_path", "reidentify", "substitute"]
+__all__ = ["MissingBinding", "Reidentified", "SemanticTarget", "describe_target", "href_path", "reidentify", "substitute", "templated"]

@@ -50,6 +50,11 @@ class GoalTemplate:
             return None
         return values
 
+    @classmethod
+    def parse(cls, text: str) -> GoalTemplate:
+        """A stored template's text back as a template."""
+        return cls(text=text, variables=tuple(dict.fromkeys(m.group(1) for m in _REF.finditer(text) if m.group(1))))
+
     def render(self, bindings: Mapping[str, str]) -> str:
         """The goal this template says with ``bindings`` (raises ``MissingBinding``)."""
         return substitute(self.text, bindings)

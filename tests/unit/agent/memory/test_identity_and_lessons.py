@@ -1,0 +1,178 @@
+"""A control's form name is identity a label cannot fake; skills and recipes built from
+verified steps carry variables, never values; a skill steers only a known dead end."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from agent.memory.recipes import Recorded, build_recipe, choose, recorded, serve
+from agent.memory.skills import applicable, lesson, steer_action
+from agent.memory.targets import describe_target, reidentify, templated
+from agent.memory.templates import GoalTemplate
+from storage import Skill, TaskAction
+from verification import Action, PageElement, PageState
+
+URL = "https://clinic.test/patients/new"
+NOW = datetime(2026, 11, 25, tzinfo=UTC)
+
+
+def _form(first_label: str = "First name", last_label: str = "Last name", ids: tuple[str, str] = ("1", "2")) -> PageState:
+    return PageState.from_elements(
+        [
+            PageElement(id=ids[0], role="textbox", name=first_label, field_name="first_name", container=("form: New patient",)),
+            PageElement(id=ids[1], role="textbox", name=last_label, field_name="last_name", container=("form: New patient",)),
+            PageElement(id="9", role="button", name="Save", field_name="save", container=("form: New patient",)),
+        ],
+        url=URL,
+    )
+
+
+def test_swapped_labels_are_a_miss_not_the_other_field() -> None:
+    target = describe_target(_form().element("1"))  # type: ignore[arg-type]
+    assert target.field == "first_name" and target.to_dict()["field"] == "first_name"
+    assert reidentify(target, _form(ids=("7", "8"))).element.id == "7"  # type: ignore[union-attr]
+    swapped = reidentify(target, _form("Last name", "First name"))
+    assert swapped.element is None and swapped.candidates == 0
+
+
+def test_v3_and_html_pages_carry_the_control_name() -> None:
+    v3 = PageState.from_v3(url=URL, tree=[{"i": "a", "r": "inp", "n": "Email", "fn": " email "}, {"i": "b", "r": "btn", "n": "Go"}])
+    html = PageState.from_html('<form><label for="e">Email</label><input id="e" name="email"><button name="go">Go</button><a href="/x" name="n">X</a></form>', url=URL)
+    names = {e.name: e.field_name for e in html.elements}
+    assert names["Email"] == "email" and names["Go"] == "go" and names["X"] is None
+    assert [e.field_name for e in v3.elements] == ["email", None]
+    with pytest.raises(ValueError, match="fn"):
+        PageState.from_v3(url=URL, tree=[{"i": "a", "r": "inp", "n": "Email", "fn": 7}])
+
+
+def test_templated_matches_describing_with_the_variables() -> None:
+    element = PageElement(id="3", role="link", name="Edit Ada Lovelace", container=("row: Ada Lovelace · ada@x.org",), href="https://clinic.test/p/17")
+    assert templated(describe_target(element), {"v1": "Ada Lovelace"}) == describe_target(element, {"v1": "Ada Lovelace"})
+
+
+def test_a_stored_template_parses_back() -> None:
+    template = GoalTemplate.parse('Type {v1} into First name and "{v2}" into Last name')
+    assert template.variables == ("v1", "v2")
+    assert template.bind('Type Alan into First name and "Turing" into Last name') == {"v1": "Alan", "v2": "Turing"}
+
+
+def _home(ids: tuple[str, str] = ("d", "l")) -> PageState:
+    return PageState.from_elements(
+        [
+            PageElement(id=ids[0], role="button", name="Add patient", container=("navigation: Menu",)),
+            PageElement(id=ids[1], role="link", name="Add patient record", container=("section: Patients",)),
+        ],
+        url="https://clinic.test/",
+    )
+
+
+def _skill(**fields: object) -> Skill:
+    home = _home()
+    made = lesson(
+        tenant_id="t", domain="clinic.test", goal="Add patient Ada", values=["Ada"],
+        failed={"action": "click", "target": describe_target(home.element("d")).to_dict(), "error": "no_change"},  # type: ignore[arg-type]
+        worked_action="click", worked_target=describe_target(home.element("l")).to_dict(),  # type: ignore[arg-type]
+        strategy="ALTERNATIVE_SELECTOR", secrets=[], at=NOW,
+    )  # fmt: skip
+    assert made is not None
+    return made.model_copy(update={"status": "admitted", "success_count": 2, **fields})
+
+
+def test_a_skill_moves_only_its_failed_action_to_the_element_that_worked() -> None:
+    skills = applicable([_skill()], "Add patient Grace", NOW)
+    assert len(skills) == 1 and skills[0].skill.goal == "Add patient {v1}"
+    moved, used, note = steer_action(Action(name="click", target="D"), _home(("D", "L")), skills)
+    assert moved.target == "L" and used == (skills[0].skill.id,) and "did nothing" in note
+    same, none, _ = steer_action(Action(name="click", target="L"), _home(("D", "L")), skills)
+    assert same.target == "L" and none == ()
+    hover, none, _ = steer_action(Action(name="hover", target="D"), _home(("D", "L")), skills)
+    assert hover.target == "D" and none == ()
+
+
+@pytest.mark.parametrize(
+    ("fields", "kept"),
+    [
+        ({}, True),
+        ({"status": "candidate"}, False),  # not confirmed yet
+        ({"success_count": 2, "failure_count": 1}, False),  # under the 50 % gate
+        ({"success_count": 1}, True),  # exactly at the gate (admission asks for two tasks anyway)
+    ],
+)
+def test_only_admitted_skills_at_or_above_the_gate_apply(fields: dict[str, object], kept: bool) -> None:
+    assert bool(applicable([_skill(**fields)], "Add patient Grace", NOW)) is kept
+
+
+def test_older_skills_rank_lower() -> None:
+    fresh, old = _skill(id="fresh"), _skill(id="old", last_used=NOW - timedelta(days=60), success_count=5)
+    assert [a.skill.id for a in applicable([old, fresh], "Add patient Grace", NOW)] == ["fresh", "old"]
+
+
+def test_a_lesson_with_a_secret_in_it_is_not_learned() -> None:
+    home = _home()
+    made = lesson(
+        tenant_id="t", domain="clinic.test", goal="Add patient sk-live-51H8xY2eZvKYlo2CabcdEFGHijkl", values=[],
+        failed={"action": "click", "target": describe_target(home.element("d")).to_dict()},  # type: ignore[arg-type]
+        worked_action="click", worked_target=describe_target(home.element("l")).to_dict(),  # type: ignore[arg-type]
+        strategy="ALTERNATIVE_SELECTOR", secrets=["sk-live-51H8xY2eZvKYlo2CabcdEFGHijkl"], at=NOW,
+    )  # fmt: skip
+    assert made is None
+
+
+def _step(index: int, actions: list[str], targets: list[dict[str, object] | None], fingerprint: str, verdict: dict[str, object]) -> tuple[TaskAction, dict[str, object]]:
+    step = TaskAction(
+        tenant_id="t", task_id="task", step_index=index, thought="", action=actions[0],
+        actions=[{"action": a} for a in actions] if len(actions) > 1 else None,
+        metrics={"recall": {"fingerprint": fingerprint, "targets": targets}},
+    )  # fmt: skip
+    return step, verdict
+
+
+def test_a_recipe_keeps_page_proven_actions_and_names_the_goals_values() -> None:
+    form = _form()
+    first, last, save = (describe_target(form.element(i)).to_dict() for i in ("1", "2", "9"))  # type: ignore[arg-type]
+    steps = [
+        _step(0, ['click("d")'], [{"role": "button", "name": "Add patient"}], "home", {"success": False, "decided_by": "rules"}),
+        _step(1, ["wait(1)"], [None], "home", {"success": True, "decided_by": "rules"}),
+        _step(2, ['click("l")'], [{"role": "link", "name": "Add patient record"}], "home", {"success": True, "decided_by": "model"}),
+        _step(3, ['setValue("1", "Ada")', 'setValue("2", "Lovelace")', 'click("9")'], [first, last, save], "form",
+              {"success": False, "decided_by": "rules", "chain": [{"index": 0, "status": "verified"}, {"index": 1, "status": "verified"}, {"index": 2, "status": "failed"}]}),
+    ]  # fmt: skip
+    actions = recorded(steps)
+    assert [a.action.value for a in actions] == ["Ada", "Lovelace"]  # the dead end, the wait, a model-judged step and the failed commit are out
+    recipe = build_recipe(tenant_id="t", domain="clinic.test", goal="Add patient Ada Lovelace", actions=actions, secrets=[], at=NOW, values=["Ada", "Lovelace"])
+    assert recipe is not None and recipe.template == "Add patient {v1} {v2}"
+    assert [s["value"] for s in recipe.steps] == [{"var": "v1"}, {"var": "v2"}] and "Ada" not in str(recipe.steps)
+    promoted = recipe.model_copy(update={"status": "promoted", "verified_runs": 2})
+    served = choose([promoted], "Add patient Grace Hopper", _form(ids=("5", "6")))
+    assert served.miss_reason == "the page differs from the recorded one (fingerprint)"  # "form" is not this page's fingerprint
+
+
+def test_a_recipe_is_served_only_where_the_page_and_its_targets_match() -> None:
+    form = _form()
+    from agent.memory.fingerprint import page_fingerprint
+
+    fp = page_fingerprint(form)
+    actions = [
+        Recorded(Action(name="setValue", target="1", value="Ada"), fp, describe_target(form.element("1")).to_dict()),  # type: ignore[arg-type]
+        Recorded(Action(name="setValue", target="2", value="Lovelace"), fp, describe_target(form.element("2")).to_dict()),  # type: ignore[arg-type]
+        Recorded(Action(name="click", target="9"), fp, describe_target(form.element("9")).to_dict()),  # type: ignore[arg-type]
+    ]
+    recipe = build_recipe(tenant_id="t", domain="clinic.test", goal='Register "Ada" "Lovelace"', actions=actions, secrets=[], at=NOW)
+    assert recipe is not None
+    promoted = recipe.model_copy(update={"status": "promoted", "verified_runs": 2})
+    hit = choose([promoted], 'Register "Grace" "Hopper"', _form(ids=("5", "6")))
+    assert [(a.name, a.target, a.value) for a in hit.actions] == [("setValue", "5", "Grace"), ("setValue", "6", "Hopper"), ("click", "9", None)]
+    swapped = serve(promoted, 0, 'Register "Grace" "Hopper"', _form("Last name", "First name"))
+    assert not swapped.hit and "not re-identified" in (swapped.miss_reason or "")
+    assert choose([promoted], "Delete everything", form).miss_reason == "no recipe for this goal on this site"
+    assert "not promoted" in (choose([recipe], 'Register "Grace" "Hopper"', form).miss_reason or "")
+
+
+def test_a_typed_secret_the_goal_does_not_give_means_no_recipe() -> None:
+    form = _form()
+    from agent.memory.fingerprint import page_fingerprint
+
+    actions = [Recorded(Action(name="setValue", target="1", value="hunter2-Secret!"), page_fingerprint(form), describe_target(form.element("1")).to_dict())]  # type: ignore[arg-type]
+    assert build_recipe(tenant_id="t", domain="d", goal="Sign in", actions=actions, secrets=["hunter2-Secret!"], at=NOW) is None
