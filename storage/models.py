@@ -206,7 +206,7 @@ class Recipe(Record):
     variables: list[str] = Field(default_factory=list)
     steps: list[dict[str, Any]] = Field(
         default_factory=list,
-        description='Each {"fingerprint", "action", "target", "value": {"var"}|{"text"}|None, "chain"}',
+        description='Each {"fingerprint", "action", "target", "value": {"var"}|{"text"}|None}; steps on one page are chained when the chain rules allow',
     )
     status: RecipeStatus = "candidate"
     verified_runs: int = 0

@@ -33,7 +33,6 @@ _STEP_EXAMPLE: dict[str, Any] = {
     "action": "setValue",
     "target": {"role": "textbox", "name": "Patient name", "container": ["form: New patient"]},
     "value": {"var": "v1"},
-    "chain": False,
 }
 
 
@@ -89,7 +88,6 @@ class RecipeStepOut(ApiModel):
     value: dict[str, str] | None = Field(
         description='`{"var": "v1"}`: the goal\'s value for v1; `{"text": "..."}`: literal text; null: no value'
     )
-    chain: bool = Field(description="Whether the step was part of a chain of actions")
 
     @classmethod
     def of(cls, step: dict[str, Any]) -> RecipeStepOut:
@@ -104,7 +102,6 @@ class RecipeStepOut(ApiModel):
             action=str(step.get("action", "")),
             target=camelize(target) if isinstance(target, dict) else None,
             value=shown,
-            chain=bool(step.get("chain", False)),
         )
 
 

@@ -109,9 +109,9 @@ async def test_recipes_list_get_and_delete(api: Api) -> None:
     assert (one["verifiedRuns"], one["failedRuns"], one["replays"], one["status"]) == (1, 0, 0, "candidate")
     assert one["steps"][0] == {
         "fingerprint": "0123456789abcdef", "action": "setValue",
-        "target": {"role": "textbox", "name": "Name"}, "value": {"var": "v1"}, "chain": False,
+        "target": {"role": "textbox", "name": "Name"}, "value": {"var": "v1"},
     }
-    assert one["steps"][1]["value"] is None and one["steps"][1]["chain"] is True
+    assert one["steps"][1]["value"] is None
 
     missing = await api.client.get("/api/recipes/nope", headers=api.headers())
     assert missing.status_code == 404 and error_code(missing) == "RECIPE_NOT_FOUND"
