@@ -10,13 +10,14 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-audit clean
+.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-memory-skills bench-memory-replay bench-audit clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
 	@echo "make test   - set up everything the tests need (Chromium included) and run the whole suite"
 	@echo "make demo   - the clinic demo: 'Add a new patient named Jas' in headless Chromium"
 	@echo "make bench-verification | bench-interact | bench-knowledge-extraction | bench-miniwob | bench-chaining | bench-audit"
+	@echo "make bench-memory-fingerprint | bench-memory-skills | bench-memory-replay"
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -94,6 +95,14 @@ bench-chaining: install-bench chromium
 # p95 over 300 runs next to PageState.from_html (~10 s; target <= 1 ms median)
 bench-memory-fingerprint: install-test
 	$(PY) -m bench.memory_fingerprint $(MEMORY_FINGERPRINT_ARGS)
+
+# Skills library on a decoy-site stream, 3 tenants x 2 sites, with and without a lying model
+bench-memory-skills: install-bench chromium
+	$(PY) -m bench.memory_skills $(MEMORY_SKILLS_ARGS)
+
+# Replay of verified flows vs the policy alone, and under perturbations (MiniWoB++ dev + demo)
+bench-memory-replay: install-bench chromium
+	$(PY) -m bench.memory_replay $(MEMORY_REPLAY_ARGS)
 
 # The hardening audit against real servers on 127.0.0.1 (~6 min): AUDIT_ARGS="--only race_1_worker" for one.
 bench-audit: install-bench
