@@ -9,7 +9,7 @@ from typing import Any
 from app.schemas.examples import REQUEST_EXAMPLES, RESPONSE_EXAMPLES, SESSION, TASK
 from tests.integration.api.conftest import Api
 
-SAME = ("action", "actionDetails", "status", "stepIndex", "decidedBy", "failureCode", "replayed", "usage")
+SAME = ("action", "actionDetails", "status", "stepIndex", "decidedBy", "failureCode", "replayed", "usage", "memory")
 
 
 def _clauses(answer: dict[str, Any]) -> list[tuple[str, str, str]]:

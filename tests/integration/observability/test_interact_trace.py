@@ -54,7 +54,7 @@ async def test_each_interact_request_is_one_trace_of_node_spans(
     assert first_root.metadata("tenant_id") == "tenant-a"
 
     first_nodes = [s.name for s in fake_langfuse.children(first_root)]
-    assert first_nodes[:2] == ["contract", "complexity_check"] and first_nodes[-1] == "finalize"
+    assert first_nodes[:2] == ["contract", "recall"] and first_nodes[-1] == "finalize"
     second_nodes = [s.name for s in fake_langfuse.children(second_root)]
     assert second_nodes[0] == "verification" and second_nodes[-1] == "finalize"
     verification_span = fake_langfuse.children(second_root)[0]

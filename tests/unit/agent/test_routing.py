@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from agent.reasoning import ContextAnalysis
-from agent.routing import route_after_context, route_after_contract, route_after_goal_check, route_after_replanning, route_start
+from agent.memory import MemoryStatus
+from agent.routing import route_after_context, route_after_contract, route_after_goal_check, route_after_recall, route_after_replanning, route_start
+from agent.state import Candidate
 from agent.state import StepOutcome
 from planning import Plan, PlanStep
-from verification import Clause, ClauseResult, Contract, ElementRef
+from verification import Clause, ClauseResult, Contract, ElementRef, parse_action
 
 
 class _Verdict:
@@ -35,14 +37,25 @@ def test_a_new_task_whose_contract_already_holds_finishes_at_once() -> None:
 
 
 def test_a_contract_that_does_not_cover_the_goal_never_finishes_on_the_first_page() -> None:
-    assert route_after_contract(_state(contract=_contract("holds", unaccounted=("savings",)))) == "complexity_check"
+    assert route_after_contract(_state(contract=_contract("holds", unaccounted=("savings",)))) == "recall"
 
 
 def test_a_new_task_asks_the_user_or_ends_not_understood() -> None:
     assert route_after_contract(_state(contract=_contract("pending"), needs_user_input={"missing": ["x"]})) == "ask_user"
     ended = StepOutcome("?", 'fail("?")', "policy", status="failed", failure_code="GOAL_NOT_UNDERSTOOD")
     assert route_after_contract(_state(contract=_contract("pending"), outcome=ended)) == "finalize"
-    assert route_after_contract(_state(contract=_contract("pending"))) == "complexity_check"
+    assert route_after_contract(_state(contract=_contract("pending"))) == "recall"
+
+
+def test_only_a_replay_hit_with_its_action_skips_the_planner() -> None:
+    hit = MemoryStatus("HIT", recipe_id="r1", recipe_step=0)
+    step = Candidate(parse_action('click("4")'), "the recipe's step 1", "policy", 1.0, source="recall")
+    assert route_after_recall(_state(memory=hit, candidate=step, is_new_task=True)) == "action_validation"
+    assert route_after_recall(_state(memory=hit, candidate=step, is_new_task=False)) == "action_validation"
+    assert route_after_recall(_state(memory=hit, is_new_task=True)) == "complexity_check"
+    for status in (MemoryStatus(miss_reason="no recipe"), MemoryStatus("FALLBACK", "the page does not match"), MemoryStatus("DISABLED")):
+        assert route_after_recall(_state(memory=status, candidate=step, is_new_task=True)) == "complexity_check"
+        assert route_after_recall(_state(memory=status, candidate=step, is_new_task=False)) == "replanning"
 
 
 def test_goal_achieved_flag_finishes_whatever_the_reason_says() -> None:
