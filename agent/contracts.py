@@ -31,7 +31,6 @@ from verification import (
     contract_unproven,
     format_action,
     parse_action,
-    resolve_ref,
     start_contract,
     unmet_clauses,
 )

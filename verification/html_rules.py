@@ -6,7 +6,6 @@ Pure functions over a tag name and an attribute dict, so the extraction loop in
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from verification.elements import ContainerKind, MessageKind, normalize_role

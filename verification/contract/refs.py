@@ -20,7 +20,6 @@ the user meant.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Final
 
