@@ -14,7 +14,6 @@ from typing import Any
 from storage.models import Recipe, RecipeStatus, Skill, SkillStatus
 
 #: Recipes a replay may start from: not demoted.
-REPLAYABLE: tuple[RecipeStatus, ...] = ("promoted", "candidate")
 
 
 class MemoryPrimitives:
@@ -138,7 +137,7 @@ class RecipeMethods(_Shared):
     async def find(
         self, tenant_id: str, domain: str, limit: int = 50
     ) -> list[Recipe]:
-        return await self._list(tenant_id, domain, REPLAYABLE, limit, 0)
+        return await self._list(tenant_id, domain, None, limit, 0)
 
     async def get(self, tenant_id: str, recipe_id: str) -> Recipe | None:
         return await self._get(tenant_id, recipe_id)

@@ -182,7 +182,8 @@ class RecipeRepository(Protocol):
         """One replayed episode: ``replays += 1``, ``last_used = at``; a failure also counts
         ``failed_runs += 1`` and demotes the recipe."""
     async def find(self, tenant_id: str, domain: str, limit: int = 50) -> list[Recipe]:
-        """The domain's promoted and candidate recipes, most recently used first."""
+        """The domain's recipes of every status, most recently used first (only promoted ones
+        are served; a candidate or a demoted one says why a goal was not replayed)."""
     async def get(self, tenant_id: str, recipe_id: str) -> Recipe | None: ...
     async def list(
         self, tenant_id: str, domain: str | None = None, limit: int = 100, offset: int = 0,

@@ -91,6 +91,7 @@ async def test_a_replayed_step_that_fails_demotes_the_recipe(api: Api) -> None:
     assert recipe.status == "demoted" and recipe.failed_runs >= 1
     clinic, later = await run(api, "nav", PEOPLE[3])
     assert "HIT" not in replays(later) and clinic.done("Edsger Dijkstra")  # the planner again (steered by the skill), never the demoted recipe
+    assert later[0]["memory"]["missReason"] == "this goal's recipe was demoted after a replay failed"
 
 
 async def test_a_tenant_can_switch_replay_off(api: Api) -> None:

@@ -87,7 +87,7 @@ async def test_record_replay_counts_and_a_failure_demotes(store: Store) -> None:
     assert (stored.replays, stored.failed_runs, stored.status) == (2, 1, "demoted")
 
 
-async def test_find_is_the_domains_replayable_recipes_newest_first(store: Store) -> None:
+async def test_find_is_the_domains_recipes_newest_first(store: Store) -> None:
     await store.recipes.record_run(recipe("old"), "t", ago(days=3))
     await store.recipes.record_run(recipe("new"), "t", ago(days=1))
     await store.recipes.record_run(recipe("demoted"), "t", utcnow())
@@ -95,8 +95,9 @@ async def test_find_is_the_domains_replayable_recipes_newest_first(store: Store)
     await store.recipes.record_run(recipe("theirs", tenant_id=TENANT_B), "t", utcnow())
     await store.recipes.set_status(TENANT_A, "old", "promoted")
     await store.recipes.set_status(TENANT_A, "demoted", "demoted")
-    assert [r.id for r in await store.recipes.find(TENANT_A, "emr.example")] == ["new", "old"]
-    assert [r.id for r in await store.recipes.find(TENANT_A, "emr.example", limit=1)] == ["new"]
+    found = await store.recipes.find(TENANT_A, "emr.example")
+    assert [(r.id, r.status) for r in found] == [("demoted", "demoted"), ("new", "candidate"), ("old", "promoted")]
+    assert [r.id for r in await store.recipes.find(TENANT_A, "emr.example", limit=1)] == ["demoted"]
     assert await store.recipes.find(TENANT_A, "nowhere.example") == []
 
 
