@@ -144,7 +144,7 @@ def markdown(runs: Mapping[str, Mapping[str, Any]], meta: Mapping[str, Any]) -> 
             f"- second half: tasks with a skill {s['second_half']['tasks_with_skill']}/{s['second_half']['tasks']} "
             f"({_pct(s['second_half']['task_hit_rate'])}); answers with a skill {s['second_half']['answers_with_skill']}/{s['second_half']['answers']} "
             f"({_pct(s['second_half']['answer_hit_rate'])}); first half: {s['first_half']['tasks_with_skill']}/{s['first_half']['tasks']} tasks",
-            f"- second half by phrasing: " + ", ".join(f"{p} {v['tasks_with_skill']}/{v['tasks']}" for p, v in s["second_half_by_phrasing"].items()),
+            "- second half by phrasing: " + ", ".join(f"{p} {v['tasks_with_skill']}/{v['tasks']}" for p, v in s["second_half_by_phrasing"].items()),
             f"- effectiveness: {s['skill_effective_tasks']}/{s['skill_given_tasks']} ({_pct(s['effectiveness'])}); decoy clicks first half {s['dead_clicks_first_half']}, second half {s['dead_clicks_second_half']}",
             f"- skills in the store: admitted {s['admitted_skills']}, candidates {s['candidate_skills']}; admitted with a not-done task in their evidence {s['unproven_admitted']}",
             f"- cross-tenant retrievals {s['cross_tenant_retrievals']}; skills of a foreign domain {s['foreign_domain_skills']}; seeded passwords found in the database files {s['secrets_in_store']}",
