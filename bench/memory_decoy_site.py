@@ -79,6 +79,7 @@ class Task:
     values: tuple[str, str]  # (first, last) / (name, email) / (username, password)
     seed: int
     focusable_decoy: bool = False  # a plain <button> decoy (takes the focus when clicked)
+    broken: bool = False  # the real control is dead too: the task cannot be done
 
     @property
     def words(self) -> Words:
@@ -197,6 +198,9 @@ def _controls(task: Task, dead: str, live: str) -> str:
             f"<article class='card' aria-label='{html.escape(w.thing.title())} tools'>{news}{live}</article></div>")  # fmt: skip
 
 
+_INERT: Final = " onmousedown='event.preventDefault()' onclick='event.preventDefault()'"  # no focus, no navigation
+
+
 def decoy(task: Task) -> str:
     """The dead control: logs its click in the page and does nothing else (see module doc)."""
     w, i = task.words, _ids(task)
@@ -217,7 +221,8 @@ def record_home(task: Task, saved: str | None = None) -> str:
     """The list page: the decoy and the link that opens the real form."""
     w, i = task.words, _ids(task)
     dead = decoy(task)
-    live = f"<a id='{i('live')}' href='{task.path}/new'>{html.escape(w.live)}</a>"
+    href = "#" if task.broken else f"{task.path}/new"
+    live = f"<a id='{i('live')}' href='{href}'{_INERT if task.broken else ''}>{html.escape(w.live)}</a>"
     status = f"<p role='status'>{html.escape(w.thing.title())} {html.escape(saved)} saved</p>" if saved else ""
     return _page(task, f"{w.thing.title()}s", status + _controls(task, dead, live))
 
@@ -245,7 +250,8 @@ def signin_page(task: Task, error: str = "") -> str:
         f"<label for='{i('p')}'>Password</label> <input id='{i('p')}' name='p' type='password' autocomplete='off'><br>"
         f"{decoy(task)}</form>"
     )
-    live = f"<button type='submit' form='{form_id}' id='{i('live')}'>{html.escape(w.live)}</button>"
+    kind = "type='button'" + _INERT if task.broken else f"type='submit' form='{form_id}'"
+    live = f"<button {kind} id='{i('live')}'>{html.escape(w.live)}</button>"
     alert = f"<p role='alert'>{html.escape(error)}</p>" if error else ""
     return _page(task, f"{w.thing.title()} sign-in", alert + _controls(task, fields, live))
 

@@ -10,7 +10,9 @@ raw database files. Runs:
 
 * ``main`` — the tune phrasings, no model (the deterministic policy);
 * ``heldout`` — the same stream shape in the held-out phrasing only;
-* ``lying`` — the tune phrasings with ``bench.lying_model.LyingGemini("lying")`` as the model;
+* ``lying`` — the tune phrasings with ``bench.lying_model.LyingGemini("lying")`` as the model,
+  every 3rd task on a broken site (its real control is dead too: nothing can succeed, the
+  model still claims it did);
 * ``focusable`` — decoys that are plain focusable ``<button>`` elements (shows a product gap:
   the focus moving is accepted as proof that a click worked, so nothing is corrected).
 
@@ -112,7 +114,7 @@ async def play(browser: Any, api: RecordingClient, site: Site, port: int, item: 
         stepwise_status=result.status, error_code=result.error_code, answers=len(api.answers),
         answers_with_skill=sum(bool(skills_of(a)) for _, a in api.answers), skills_used=used,
         dead_clicks=record.dead_clicks(), dead_clicks_after_skill=record.dead_clicks(first_skill_at) if first_skill_at else 0,
-        model_calls=result.model_calls, elapsed_s=round(time.monotonic() - began, 2), site_events=record.kinds(),
+        model_calls=result.model_calls, elapsed_s=round(time.monotonic() - began, 2), site_events=record.kinds(), broken=task.broken,
     )  # fmt: skip
 
 
@@ -124,7 +126,9 @@ def tenant_skills(url: str, key: str) -> list[dict[str, Any]]:
 
 def secrets_in_files(folder: Path, secrets: Sequence[str]) -> dict[str, int]:
     """Occurrences of each secret (UTF-8 bytes) in every file of the database folder
-    (the database, its -wal and -shm), keyed by file name; only non-zero counts."""
+    (the database, its -wal and -shm), keyed by file name; only non-zero counts. The same
+    count over the sign-in user names (typed values that are not secret, so stored with the
+    goal) is the positive control: it shows the search can see what the store keeps."""
     found = {}
     for path in sorted(folder.iterdir()):
         if path.is_file() and path.name.startswith("stepwise.db"):
@@ -133,6 +137,18 @@ def secrets_in_files(folder: Path, secrets: Sequence[str]) -> dict[str, int]:
             if count:
                 found[path.name] = count
     return found
+
+
+def foreign_reads(url: str, keys: Mapping[str, str], lists: Mapping[str, list[dict[str, Any]]]) -> list[dict[str, str]]:
+    """Every skill fetched by id with every other tenant's key: anything but a 404 is a leak."""
+    leaks = []
+    for owner, skills in lists.items():
+        for reader, key in keys.items():
+            for skill in skills if reader != owner else []:
+                status = httpx.get(f"{url}/api/skills/{skill['id']}", headers={"Authorization": f"Bearer {key}"}, timeout=10).status_code
+                if status != 404:
+                    leaks.append({"owner": owner, "reader": reader, "skill": skill["id"], "status": str(status)})
+    return leaks
 
 
 def store_checks(url: str, keys: Mapping[str, str], results: Sequence[TaskResult]) -> dict[str, Any]:
@@ -149,7 +165,8 @@ def store_checks(url: str, keys: Mapping[str, str], results: Sequence[TaskResult
             if skill["status"] == "admitted" and bad:
                 unproven.append({"tenant": tenant, "skill": skill["id"], "evidence_not_done": bad})
     counts = {t: {"admitted": sum(k["status"] == "admitted" for k in ks), "candidate": sum(k["status"] == "candidate" for k in ks)} for t, ks in lists.items()}
-    return {"cross_tenant": cross, "foreign_domains": foreign, "unproven_admitted": unproven, "skills": counts, "lists": lists}
+    return {"cross_tenant": cross, "foreign_reads": foreign_reads(url, keys, lists), "foreign_domains": foreign, "unproven_admitted": unproven,
+            "skills": counts, "lists": lists}  # fmt: skip
 
 
 async def play_stream(items: Sequence[StreamItem], env: Mapping[str, str], site: Site, port: int, max_steps: int, quiet: bool) -> dict[str, Any]:
@@ -175,6 +192,7 @@ async def play_stream(items: Sequence[StreamItem], env: Mapping[str, str], site:
         secrets = [i.secret for i in items if i.secret]
         store["secrets_found"] = secrets_in_files(folder, secrets)
         store["secrets_checked"] = len(secrets)
+        store["control_values_found"] = secrets_in_files(folder, [i.task.values[0] for i in items if i.secret])
         store["server_log_secrets"] = sum(server.log_path.read_text(errors="replace").count(s) for s in secrets)
     return {"results": results, "store": store}
 
@@ -188,8 +206,9 @@ def run_one(name: str, args: argparse.Namespace, site: Site, port: int) -> dict[
     elif name == "focusable":
         tasks, focusable, description = args.focusable_tasks, True, "decoys are plain focusable <button>s, tune phrasings, no model"
     elif name == "lying":
-        tasks, description = args.lying_tasks, "tune phrasings, LyingGemini('lying') as the model"
-    items = stream(tasks, args.seed, phrasings, habit=args.habit, focusable_decoy=focusable)
+        tasks, description = args.lying_tasks, f"tune phrasings, LyingGemini('lying') as the model, every {args.lying_broken_every}-th task on a broken site"
+    broken = args.lying_broken_every if name == "lying" else 0
+    items = stream(tasks, args.seed, phrasings, habit=args.habit, focusable_decoy=focusable, broken_every=broken)
     with ExitStack() as stack:
         if name == "lying":
             fake = stack.enter_context(LyingGemini("lying"))
@@ -219,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench.memory_skills", description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", type=int, default=60, help="tasks in the main and held-out streams")
     parser.add_argument("--lying-tasks", type=int, default=30)
+    parser.add_argument("--lying-broken-every", type=int, default=3, help="in the lying run, every k-th task cannot be done")
     parser.add_argument("--focusable-tasks", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--habit", type=float, default=0.8, help="probability a task uses its tenant's habitual phrasing")
@@ -237,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         stop()
     meta = {
         "started": started, "finished": datetime.now(UTC).isoformat(timespec="seconds"), "seed": args.seed,
-        "tasks": args.tasks, "lying_tasks": args.lying_tasks, "focusable_tasks": args.focusable_tasks, "habit": args.habit,
+        "tasks": args.tasks, "lying_tasks": args.lying_tasks, "lying_broken_every": args.lying_broken_every, "focusable_tasks": args.focusable_tasks, "habit": args.habit,
         "tenants": list(TENANTS), "domains": list(DOMAINS), "max_steps": args.max_steps,
         "server": "local, SQLite, STEPWISE_MEMORY_SKILLS=true, STEPWISE_MEMORY_REPLAY=false",
     }  # fmt: skip

@@ -85,9 +85,11 @@ def goal_text(task: Task, phrasing: str) -> str:
 
 
 def stream(
-    n: int, seed: int, phrasings: tuple[str, ...], *, habit: float = 0.8, tenants: tuple[str, ...] = TENANTS, focusable_decoy: bool = False
+    n: int, seed: int, phrasings: tuple[str, ...], *, habit: float = 0.8, tenants: tuple[str, ...] = TENANTS,
+    focusable_decoy: bool = False, broken_every: int = 0,
 ) -> list[StreamItem]:
-    """``n`` tasks spread evenly over tenants × domains × flows, shuffled with ``seed``."""
+    """``n`` tasks spread evenly over tenants × domains × flows, shuffled with ``seed``; with
+    ``broken_every`` k > 0, every k-th task's site has its real control dead too."""
     rng = random.Random(seed)
     habits = {(t, f): rng.choice(phrasings) for t in tenants for f in FLOWS}
     cells = [(t, d, f) for t in tenants for d in DOMAINS for f in FLOWS]
@@ -99,7 +101,8 @@ def stream(
         usual = habits[(tenant, flow)]
         others = [p for p in phrasings if p != usual]
         phrasing = usual if not others or rng.random() < habit else rng.choice(others)
-        task = Task(f"s{seed}-{index}", domain, flow, values, seed * 1000 + index, focusable_decoy)
+        broken = broken_every > 0 and (index + 1) % broken_every == 0
+        task = Task(f"s{seed}-{index}", domain, flow, values, seed * 1000 + index, focusable_decoy, broken)
         items.append(StreamItem(index + 1, tenant, phrasing, task, goal_text(task, phrasing)))
     return items
 

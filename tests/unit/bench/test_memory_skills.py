@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import httpx
 
 from bench.memory_decoy_site import Event, Record, Site, Task, record_home, signin_page
-from bench.memory_skills_report import TaskResult, hit_rates, summarise, targets
+from bench.memory_skills_report import TaskResult, hit_rates, summarise, targets, write
 from bench.memory_skills_stream import PHRASING_SETS, TENANTS, stream
 
 
@@ -21,6 +22,7 @@ def test_the_stream_is_seeded_balanced_and_names_the_decoy() -> None:
     secrets = [i.secret for i in items if i.secret]
     assert len(secrets) == 30 and len(set(secrets)) == 30 and all(s in i.goal for i in items if (s := i.secret))
     assert {i.phrasing for i in stream(60, 7, PHRASING_SETS["heldout"])} == {"h0"}
+    assert [i.position for i in stream(9, 7, PHRASING_SETS["tune"], broken_every=3) if i.task.broken] == [3, 6, 9]
 
 
 def test_the_site_judges_done_and_decoy_clicks_after_a_time() -> None:
@@ -69,3 +71,11 @@ def test_the_figures_count_the_second_half_effectiveness_and_false_completions()
     met = targets(summary)
     assert met["second_half_task_hit_rate"]["met"] and not met["effectiveness"]["met"] and not met["secrets_in_store"]["met"]
     assert set(targets(summary, lying=True)) == {"cross_tenant_retrievals", "secrets_in_store", "false_completions", "unproven_admitted"}
+
+
+def test_the_report_is_written(tmp_path: Path) -> None:
+    store = {"secrets_checked": 1, "control_values_found": {"stepwise.db": 3}}
+    summary = summarise([result(1), result(2, skills=["s"], with_skill=1)], store)
+    paths = write(tmp_path, {"main": {"description": "d", "summary": summary, "targets": targets(summary), "store": store}}, {"seed": 1})
+    text = paths["markdown"].read_text()
+    assert "user names found: 3" in text and "| effectiveness | 1.000 |" in text and paths["json"].exists()
