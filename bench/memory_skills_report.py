@@ -80,6 +80,22 @@ def hit_rates(results: Sequence[TaskResult]) -> dict[str, Any]:
     }
 
 
+def eligible(results: Sequence[TaskResult]) -> list[TaskResult]:
+    """Tasks that came after at least two tasks of the same tenant, site, flow and phrasing
+    (so the same goal template) that were done after clicking the decoy — two verified
+    corrections, i.e. an admitted skill should exist. Their hit rate separates what the product
+    misses from what the stream never repeated."""
+    corrected: dict[tuple[str, str, str, str], int] = {}
+    out = []
+    for r in sorted(results, key=lambda r: r.position):
+        key = (r.tenant, r.domain, r.flow, r.phrasing)
+        if corrected.get(key, 0) >= 2:
+            out.append(r)
+        if r.done and r.dead_clicks > 0 and not r.skill_given:
+            corrected[key] = corrected.get(key, 0) + 1
+    return out
+
+
 def summarise(results: Sequence[TaskResult], store: Mapping[str, Any]) -> dict[str, Any]:
     """The stream's figures. ``store`` holds the checks made on the server afterwards:
     ``cross_tenant`` (skillsUsed ids not in the tenant's own list), ``foreign_domains``,
@@ -97,6 +113,7 @@ def summarise(results: Sequence[TaskResult], store: Mapping[str, Any]) -> dict[s
         "second_half": hit_rates(results[half:]),
         "second_half_by_phrasing": by_phrasing,
         "second_half_task_hit_rate": hit_rates(results[half:])["task_hit_rate"],
+        "eligible": hit_rates(eligible(results)),
         "skill_given_tasks": len(given),
         "skill_effective_tasks": sum(r.skill_effective for r in given),
         "effectiveness": _rate(sum(r.skill_effective for r in given), len(given)),
