@@ -154,6 +154,14 @@ def write(out: Path, runs: Mapping[str, Mapping[str, Any]], meta: Mapping[str, A
     return {"json": json_path, "markdown": md_path}
 
 
+def rewrite(out: Path) -> Path:
+    """results.md again from results.json (after a change to the report only)."""
+    payload = json.loads((out / "results.json").read_text())
+    path = out / "results.md"
+    path.write_text(markdown(payload["runs"], payload["meta"]))
+    return path
+
+
 def markdown(runs: Mapping[str, Mapping[str, Any]], meta: Mapping[str, Any]) -> str:
     lines = ["# Memory: skills (decoy stream)", "", f"Started {meta.get('started')}; seed {meta.get('seed')}.", ""]
     for name, run in runs.items():
@@ -164,6 +172,7 @@ def markdown(runs: Mapping[str, Mapping[str, Any]], meta: Mapping[str, Any]) -> 
             f"- second half: tasks with a skill {s['second_half']['tasks_with_skill']}/{s['second_half']['tasks']} "
             f"({_pct(s['second_half']['task_hit_rate'])}); answers with a skill {s['second_half']['answers_with_skill']}/{s['second_half']['answers']} "
             f"({_pct(s['second_half']['answer_hit_rate'])}); first half: {s['first_half']['tasks_with_skill']}/{s['first_half']['tasks']} tasks",
+            f"- tasks after two confirmed corrections of their template (an admitted skill should exist): {s['eligible']['tasks_with_skill']}/{s['eligible']['tasks']} used one ({_pct(s['eligible']['task_hit_rate'])})",
             "- second half by phrasing: " + ", ".join(f"{p} {v['tasks_with_skill']}/{v['tasks']}" for p, v in s["second_half_by_phrasing"].items()),
             f"- effectiveness: {s['skill_effective_tasks']}/{s['skill_given_tasks']} ({_pct(s['effectiveness'])}); decoy clicks first half {s['dead_clicks_first_half']}, second half {s['dead_clicks_second_half']}",
             f"- skills in the store: admitted {s['admitted_skills']}, candidates {s['candidate_skills']}; admitted with a not-done task in their evidence {s['unproven_admitted']}",

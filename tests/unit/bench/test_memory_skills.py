@@ -75,7 +75,7 @@ def test_the_figures_count_the_second_half_effectiveness_and_false_completions()
 
 def test_the_report_is_written(tmp_path: Path) -> None:
     store = {"secrets_checked": 1, "control_values_found": {"stepwise.db": 3}}
-    summary = summarise([result(1), result(2, skills=["s"], with_skill=1)], store)
+    summary = summarise([result(1), result(2), result(3, skills=["s"], with_skill=1)], store)
     paths = write(tmp_path, {"main": {"description": "d", "summary": summary, "targets": targets(summary), "store": store}}, {"seed": 1})
     text = paths["markdown"].read_text()
-    assert "user names found: 3" in text and "| effectiveness | 1.000 |" in text and paths["json"].exists()
+    assert "user names found: 3" in text and "used one (100.0 %)" in text and "| effectiveness | 1.000 |" in text and paths["json"].exists()
