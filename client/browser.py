@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Final
@@ -42,14 +42,18 @@ def chromium_path() -> str:
 
 
 @asynccontextmanager
-async def launch_browser(*, headed: bool = False, slow_mo_ms: float | None = None) -> AsyncIterator[Browser]:
-    """A running Chromium; closed (with its Playwright driver) on exit."""
+async def launch_browser(
+    *, headed: bool = False, slow_mo_ms: float | None = None, extra_args: Sequence[str] = ()
+) -> AsyncIterator[Browser]:
+    """A running Chromium; closed (with its Playwright driver) on exit. ``extra_args`` are
+    added to the default flags (e.g. ``--host-resolver-rules=MAP *.test 127.0.0.1`` for a
+    bench serving several host names from one loopback server)."""
     executable = chromium_path()
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=executable,
             headless=not headed,
-            args=list(CHROMIUM_ARGS),
+            args=[*CHROMIUM_ARGS, *extra_args],
             slow_mo=slow_mo_ms,
         )
         try:
