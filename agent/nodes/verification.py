@@ -8,11 +8,12 @@ from langgraph.runtime import Runtime
 from agent.adapters import verdict_model
 from agent.calls import call_context
 from agent.chaining import choose_recovery, read_report, stored_chain, verify_chain
+from agent.policy import form_opened
 from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
 from observability import record_chain_recovery, record_chain_result, record_correction, record_verification
 from planning import Plan
-from verification import BeforeState, ExpectedOutcome, StepHint, verify_action_with_observations
+from verification import BeforeState, ExpectedOutcome, PageState, StepHint, VerificationResult, verify_action_with_observations
 
 log = structlog.get_logger(__name__)
 
@@ -66,6 +67,7 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
             step_hint=hint,
             context=context,
         )
+        result = _form_not_opened(result, last.action, plan, step_index, state["page"])
         done = [(step_index, bool(last.metrics.get("completes_step", True)))] if result.success else []
         step_ok = result.success
 
@@ -101,6 +103,33 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
         "plan": plan,
         "progress": progress,
     }
+
+
+def _form_not_opened(
+    result: VerificationResult, action: str, plan: Plan | None, step_index: int | None, page: PageState
+) -> VerificationResult:
+    """A click that only moved the focus is no proof that it opened anything. When it was
+    an ``open`` step's click and the page does not show the form the plan opens next, the
+    step failed: the correction looks for the control that does open it (a dead "Add" button
+    next to the working one), instead of the plan going on to fields that are not there."""
+    if not result.success or result.url_changed or result.meaningful_content_change or result.client_witness_override:
+        return result
+    if plan is None or step_index is None or not 0 <= step_index < len(plan.steps):
+        return result
+    if not action.startswith("click(") or form_opened(plan.steps[step_index], page, plan) is not False:
+        return result
+    reason = f"{result.reason}. Only the focus moved: the form this should open is not on the page"
+    log.info("verification.form_not_opened", action=action[:200])
+    return result.model_copy(
+        update={
+            "success": False,
+            "action_succeeded": False,
+            "confidence": min(result.confidence, 0.5),
+            "reason": reason,
+            "semantic_summary": reason[:300],
+            "error_category": "next_goal_missing",
+        }
+    )
 
 
 def _complete_step(plan: Plan, step_index: int) -> bool:

@@ -7,7 +7,7 @@ from agent.policy.decompose import build_plan, split_clauses
 from agent.policy.direct import DirectDecision, decide_single_action
 from agent.policy.goal import ParsedGoal, TargetRef, parse_goal, parse_target
 from agent.policy.matching import Match, MatchResult, match_elements
-from agent.policy.refine import StepDecision, refine_step
+from agent.policy.refine import StepDecision, form_opened, refine_step
 from agent.policy.understand import Understanding, understand
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "match_elements",
     "parse_goal",
     "parse_target",
+    "form_opened",
     "refine_step",
     "goal_terms",
     "grounded",

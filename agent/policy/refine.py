@@ -262,6 +262,18 @@ def _focus(step: PlanStep, page: PageState, ref: ElementRef | None) -> StepDecis
     return StepDecision(_act("click", element), f"Focus {_label(element)!r}.", 0.8)
 
 
+def form_opened(step: PlanStep, page: PageState, plan: Plan) -> bool | None:
+    """After a click that should lead to a form (an ``open`` step, or a ``click`` step the
+    plan follows with typing): is any field the next step fills on ``page``? ``None`` when
+    the plan does not say what comes next."""
+    following = plan.steps[step.index + 1] if step.index + 1 < len(plan.steps) else None
+    if step.kind not in ("open", "click") or following is None or following.kind != "fill" or not following.target:
+        return None
+    if following.target == ALL_FIELDS:
+        return any(e.actionable and e.role in _TYPABLE for e in page.elements)
+    return _find(page, following.target, TEXT_ROLES).best is not None
+
+
 def _open(step: PlanStep, page: PageState, plan: Plan) -> StepDecision:
     following = plan.steps[step.index + 1] if step.index + 1 < len(plan.steps) else None
     if following is not None and following.kind == "fill" and _unique(_find(page, following.target, TEXT_ROLES)) is not None:

@@ -47,6 +47,22 @@ def used(answers: list[dict[str, Any]]) -> list[str]:
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
+async def test_a_dead_button_that_takes_the_focus_is_corrected_and_learned(api: Api, layout: str) -> None:
+    """A real <button> that does nothing still takes the focus: that is no proof the form
+    opened, so the step is corrected (and learned) instead of the plan typing into fields
+    that are not there."""
+    first, answers = await run(api, layout, PEOPLE[0], focusable=True)
+    assert first.clicks[0] == "dead" and "live" in first.clicks and first.done("Ada Lovelace")
+    assert answers[-1]["status"] == "completed"
+    second, _ = await run(api, layout, PEOPLE[1], focusable=True, id_offset=7)
+    assert second.done("Grace Hopper")
+    skills = await api.store.skills.list("tenant-a")
+    assert len(skills) == 1 and skills[0].status == "admitted"
+    third, answers = await run(api, layout, PEOPLE[2], focusable=True, id_offset=3)
+    assert "dead" not in third.clicks and third.done("Alan Turing") and used(answers)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
 async def test_a_confirmed_correction_steers_later_tasks_past_the_dead_end(api: Api, layout: str) -> None:
     first, answers = await run(api, layout, PEOPLE[0])
     assert first.clicks[:2] == ["dead", "dead"] and "live" in first.clicks and answers[-1]["status"] == "completed"

@@ -80,3 +80,35 @@ async def test_the_page_proves_it_with_or_without_a_model() -> None:
         contract = result["contract"]
         assert [contract.result(c.id).status for c in contract.clauses] == ["holds", "holds", "holds"]
         assert contract.result("c2").evidence is not None and contract.result("c2").evidence.step == 2
+
+
+def _v3(*nodes: dict[str, Any]) -> PageState:
+    return PageState.from_v3(list(nodes), url="https://clinic.example/home")
+
+
+def _open_click_state(after: PageState) -> dict[str, Any]:
+    """'Add a new patient' — its first step, clicking "New patient", about to be verified."""
+    start = _v3({"i": "10", "r": "btn", "n": "New patient"}, {"i": "11", "r": "link", "n": "Help"})
+    contract, plan = contract_for_new_task(GOAL, start)
+    task = Task(tenant_id="t", user_id="u", session_id="s", url=start.url, query=GOAL, step_index=1)
+    last = TaskAction(
+        tenant_id="t", task_id=task.id, step_index=0, thought="Open the form", action='click("10")',
+        before_state=BeforeState.from_page(start).model_dump(mode="json"), metrics={"plan_step": 0, "completes_step": True},
+    )  # fmt: skip
+    page = PageInput(url=after.url, tree=[{"i": e.id, "r": e.role, "n": e.name} for e in after.elements])
+    return {"task": task, "plan": plan, "contract": contract, "progress": TaskProgress(), "last_action": last,
+            "page": after, "input": InteractInput(page=page, query=None, task_id=task.id)}  # fmt: skip
+
+
+async def test_a_click_that_only_took_the_focus_did_not_open_the_form() -> None:
+    state = _open_click_state(_v3({"i": "10", "r": "btn", "n": "New patient", "s": "focused"}, {"i": "11", "r": "link", "n": "Help"}))
+    assert state["plan"].steps[0].kind in ("open", "click") and state["plan"].steps[1].kind == "fill"
+    out = await verification(state, _runtime(None))  # type: ignore[arg-type]
+    assert out["step_succeeded"] is False and out["verification"].error_category == "next_goal_missing"
+    assert state["plan"].steps[0].status != "completed"
+
+
+async def test_a_click_that_opened_the_form_is_a_success() -> None:
+    state = _open_click_state(_v3({"i": "20", "r": "textbox", "n": "Name", "s": "focused"}, {"i": "22", "r": "btn", "n": "Save"}))
+    out = await verification(state, _runtime(None))  # type: ignore[arg-type]
+    assert out["step_succeeded"] is True and state["plan"].steps[0].status == "completed"
