@@ -13,8 +13,9 @@ raw database files. Runs:
 * ``lying`` — the tune phrasings with ``bench.lying_model.LyingGemini("lying")`` as the model,
   every 3rd task on a broken site (its real control is dead too: nothing can succeed, the
   model still claims it did);
-* ``focusable`` — decoys that are plain focusable ``<button>`` elements (shows a product gap:
-  the focus moving is accepted as proof that a click worked, so nothing is corrected).
+* ``focusable`` — decoys that are plain focusable ``<button>`` elements: a click moves the
+  focus, which alone does not prove that it opened the form the plan types into next (the
+  step is corrected), nor that a sign-in submitted (the user is asked to confirm).
 
 Writes results.json and results.md to ``--out`` (:mod:`bench.memory_skills_report`).
 """
