@@ -52,28 +52,28 @@ QUICK_TASKS = ("click-button", "login-user", "enter-text", "click-tab")
 _NO_MODEL = {"GEMINI_API_KEY": "", "STEPWISE_GEMINI_API_KEY": "", "GEMINI_BASE_URL": "", "TAVILY_API_KEY": "", "STEPWISE_TAVILY_API_KEY": ""}
 
 
-def later_specs(tasks: Sequence[str], later: int, phase: str = "later") -> list[Spec]:
+def later_specs(tasks: Sequence[str], later: int, phase: str = "later", learn_seeds: Sequence[int] = LEARN_SEEDS) -> list[Spec]:
     """The later episodes: per task, ``later`` on the learning instances (cycled) and
     ``later`` on fresh ones."""
     specs = []
     for task in tasks:
         suite = "demo" if task == "demo" else "miniwob"
-        specs += [Spec(suite, task, LEARN_SEEDS[i % len(LEARN_SEEDS)], phase, "same") for i in range(later)]
+        specs += [Spec(suite, task, learn_seeds[i % len(learn_seeds)], phase, "same") for i in range(later)]
         specs += [Spec(suite, task, NEW_SEED_BASE + i, phase, "new") for i in range(later)]
     return specs
 
 
-def learn_specs(tasks: Sequence[str], phase: str = "learn") -> list[Spec]:
-    return [Spec("demo" if t == "demo" else "miniwob", t, s, phase, "learn") for t in tasks for s in LEARN_SEEDS]
+def learn_specs(tasks: Sequence[str], phase: str = "learn", learn_seeds: Sequence[int] = LEARN_SEEDS) -> list[Spec]:
+    return [Spec("demo" if t == "demo" else "miniwob", t, s, phase, "learn") for t in tasks for s in learn_seeds]
 
 
-def perturb_specs(tasks: Sequence[str], kind: str, base_seed: int) -> list[Spec]:
+def perturb_specs(tasks: Sequence[str], kind: str, base_seed: int, learn_seeds: Sequence[int] = LEARN_SEEDS) -> list[Spec]:
     """The perturbed episodes of one kind: the learning instances again, each perturbation
     seeded from (base seed, task, kind, instance)."""
     return [
         Spec("demo" if t == "demo" else "miniwob", t, s, "perturb", "same", kind, perturb_seed(base_seed, t, kind, s))
         for t in tasks
-        for s in LEARN_SEEDS
+        for s in dict.fromkeys(learn_seeds)
     ]
 
 
@@ -131,25 +131,25 @@ def run(args: argparse.Namespace, tasks: list[str], log: Callable[[str], None]) 
     play_ = lambda url, key, specs: asyncio.run(play(url, key, specs, max_steps=args.max_steps, quiet=args.quiet))  # noqa: E731
     with tempfile.TemporaryDirectory(prefix="memory-replay-") as tmp:
         learned = Path(tmp) / "learned.db"
-        log(f"== learn: {len(tasks)} tasks x {len(LEARN_SEEDS)} (model {args.learn_model}) ==")
+        log(f"== learn: {len(tasks)} tasks x seeds {args.learn_seeds} (model {args.learn_model}) ==")
         with server(learned, model=args.learn_model, replay=True) as (url, key, fake):
-            episodes += play_(url, key, learn_specs(tasks))
+            episodes += play_(url, key, learn_specs(tasks, learn_seeds=args.learn_seeds))
             requests["learn"] = fake.requests if fake else {}
         log(f"== later: {args.later} same + {args.later} new instances per task (model {args.model}) ==")
         with server(copy_db(learned, Path(tmp) / "later.db"), model=args.model, replay=True) as (url, key, fake):
-            later = play_(url, key, later_specs(tasks, args.later))
+            later = play_(url, key, later_specs(tasks, args.later, learn_seeds=args.learn_seeds))
             episodes += later
             requests["later"] = fake.requests if fake else {}
         if not args.no_baseline:
             log("== baseline: the same seeds, STEPWISE_MEMORY_REPLAY=false ==")
             with server(Path(tmp) / "baseline.db", model=args.model, replay=False) as (url, key, fake):
-                episodes += play_(url, key, later_specs(tasks, args.later, "baseline"))
+                episodes += play_(url, key, later_specs(tasks, args.later, "baseline", args.learn_seeds))
                 requests["baseline"] = fake.requests if fake else {}
         hitting = hit_tasks(later)
         for kind in args.perturb:
             log(f"== perturb {kind}: {len(hitting)} tasks where replay hits ==")
             with server(copy_db(learned, Path(tmp) / f"perturb-{kind}.db"), model=args.model, replay=True) as (url, key, fake):
-                episodes += play_(url, key, perturb_specs(hitting, kind, args.seed))
+                episodes += play_(url, key, perturb_specs(hitting, kind, args.seed, args.learn_seeds))
                 requests[f"perturb {kind}"] = fake.requests if fake else {}
     return {"episodes": episodes, "model_requests": requests, "hit_tasks": hitting}
 
@@ -163,6 +163,16 @@ def hit_tasks(later: Sequence[Episode]) -> list[str]:
         if e.regime == "same":
             tasks[e.task] = tasks.get(e.task, True) and e.success and fully_hit(e)
     return [t for t, ok in tasks.items() if ok]
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        seeds = [int(s) for s in text.split(",") if s.strip()]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"seeds are integers: {text}") from exc
+    if len(seeds) < 2:
+        raise argparse.ArgumentTypeError("two learning episodes at least (a recipe is promoted after 2 verified runs)")
+    return seeds
 
 
 def _kinds(text: str) -> list[str]:
@@ -181,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--perturb", type=_kinds, default=list(KINDS), help=f"comma-separated kinds ({','.join(KINDS)}) or none")
     parser.add_argument("--model", choices=("none", "lying"), default="lying", help="model of the later, baseline and perturbed servers")
     parser.add_argument("--learn-model", choices=("none", "lying"), default="none", help="model of the learning server")
+    parser.add_argument("--learn-seeds", type=_seeds, default=list(LEARN_SEEDS),
+                        help="seeds of the learning episodes, comma-separated (0,0: twice the same MiniWoB instance)")
     parser.add_argument("--seed", type=int, default=15, help="base seed of the perturbations")
     parser.add_argument("--max-steps", type=int, default=15)
     parser.add_argument("--no-baseline", action="store_true")
@@ -204,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         "tasks_file": "(quick)" if args.quick else str(args.tasks),
         "tasks": tasks,
         "later": args.later,
-        "learn_seeds": list(LEARN_SEEDS),
+        "learn_seeds": list(args.learn_seeds),
         "new_seeds": [NEW_SEED_BASE + i for i in range(args.later)],
         "perturb": args.perturb,
         "perturb_seed": args.seed,
