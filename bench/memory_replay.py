@@ -34,6 +34,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from bench.lying_model import LyingGemini
 from bench.memory_episodes import Episode, Spec, demo_episode, miniwob_episode
 from bench.memory_perturb import KINDS, perturb_seed
@@ -135,6 +137,7 @@ def run(args: argparse.Namespace, tasks: list[str], log: Callable[[str], None]) 
         with server(learned, model=args.learn_model, replay=True) as (url, key, fake):
             episodes += play_(url, key, learn_specs(tasks, learn_seeds=args.learn_seeds))
             requests["learn"] = fake.requests if fake else {}
+            recipes = learned_recipes(url, key)
         log(f"== later: {args.later} same + {args.later} new instances per task (model {args.model}) ==")
         with server(copy_db(learned, Path(tmp) / "later.db"), model=args.model, replay=True) as (url, key, fake):
             later = play_(url, key, later_specs(tasks, args.later, learn_seeds=args.learn_seeds))
@@ -151,7 +154,19 @@ def run(args: argparse.Namespace, tasks: list[str], log: Callable[[str], None]) 
             with server(copy_db(learned, Path(tmp) / f"perturb-{kind}.db"), model=args.model, replay=True) as (url, key, fake):
                 episodes += play_(url, key, perturb_specs(hitting, kind, args.seed, args.learn_seeds))
                 requests[f"perturb {kind}"] = fake.requests if fake else {}
-    return {"episodes": episodes, "model_requests": requests, "hit_tasks": hitting}
+    return {"episodes": episodes, "model_requests": requests, "hit_tasks": hitting, "recipes": recipes}
+
+
+def learned_recipes(url: str, key: str) -> list[dict[str, Any]]:
+    """What the learning phase left (GET /api/recipes): template, status, verified runs and
+    each step's action and page fingerprint — why a task has no promoted recipe."""
+    answer = httpx.get(f"{url}/api/recipes", params={"limit": 500}, headers={"Authorization": f"Bearer {key}"}, timeout=30)
+    answer.raise_for_status()
+    return [
+        {"template": r["template"], "status": r["status"], "verifiedRuns": r["verifiedRuns"],
+         "steps": [f"{s['action']}@{s['fingerprint'][:6]}" for s in r["steps"]]}
+        for r in answer.json()["recipes"]
+    ]  # fmt: skip
 
 
 def hit_tasks(later: Sequence[Episode]) -> list[str]:
@@ -224,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         "learn_model": args.learn_model,
         "model_requests": outcome["model_requests"],
         "hit_tasks": outcome["hit_tasks"],
+        "learned_recipes": outcome["recipes"],
     }
     paths = write(args.out, outcome["episodes"], meta)
     print(paths["markdown"].read_text())

@@ -183,6 +183,8 @@ def markdown(data: dict[str, Any]) -> str:
         if row["miss_reasons"]:
             lines.append("")
             lines.append(f"{row['kind']}: " + "; ".join(f"{n}× {r}" for r, n in row["miss_reasons"].items()))
+    lines += ["", "## Recipes after the learning runs", "", "| status | verified runs | template | steps (action@fingerprint) |", "|---|---|---|---|"]
+    lines += [f"| {r['status']} | {r['verifiedRuns']} | {r['template']} | {', '.join(r['steps'])} |" for r in meta.get("learned_recipes", [])]
     lines += ["", "## Model requests (the fake's count, by purpose)", ""]
     lines += [f"- {phase}: {json.dumps(counts)}" for phase, counts in meta["model_requests"].items()]
     return "\n".join(lines) + "\n"
