@@ -83,7 +83,8 @@ class Figures:
     false_completions: int
     fully_hit: float | None
     hit_answers: float | None
-    model_calls_in_hit: int
+    model_calls_in_hit: int  # in HIT answers that verified a replayed step (or started the task): must be 0
+    model_calls_in_hit_after_planner: int  # in HIT answers whose request verified a planner (MISS / FALLBACK) step
     model_calls_per_episode: float | None
     answers_per_episode: float | None
 
@@ -103,10 +104,23 @@ def figures(episodes: Sequence[Episode]) -> Figures:
         false_completions=sum(e.false_completion for e in episodes),
         fully_hit=_share([fully_hit(e) for e in episodes]),
         hit_answers=_share([a.replay == "HIT" for a in acting]),
-        model_calls_in_hit=sum(a.model_calls for e in episodes for a in e.answers if a.replay == "HIT"),
+        model_calls_in_hit=sum(calls for e in episodes for calls, after_planner in _hit_calls(e) if not after_planner),
+        model_calls_in_hit_after_planner=sum(calls for e in episodes for calls, after_planner in _hit_calls(e) if after_planner),
         model_calls_per_episode=mean(e.model_calls for e in episodes) if episodes else None,
         answers_per_episode=mean(len(e.answers) for e in episodes) if episodes else None,
     )
+
+
+def _hit_calls(episode: Episode) -> list[tuple[int, bool]]:
+    """(model calls, whether the previous answer was the planner's) of each HIT answer. A
+    request verifies the previous answer's action before it decides: after a planner step
+    that verification may ask the model; after a replayed step it never does."""
+    out = []
+    for i, answer in enumerate(episode.answers):
+        if answer.replay == "HIT":
+            after_planner = i > 0 and episode.answers[i - 1].replay != "HIT"
+            out.append((answer.model_calls, after_planner))
+    return out
 
 
 def miss_reasons(episodes: Iterable[Episode]) -> Counter[str]:

@@ -123,10 +123,10 @@ def write(out: Path, episodes: Sequence[Episode], meta: dict[str, Any]) -> dict[
 
 def _fig_cells(f: dict[str, Any]) -> str:
     return (f"{f['episodes']} | {_pct(f['success'])} | {f['false_completions']} | {_pct(f['fully_hit'])} | {_pct(f['hit_answers'])} | "
-            f"{f['model_calls_in_hit']} | {_num(f['model_calls_per_episode'])} | {_num(f['answers_per_episode'])}")  # fmt: skip
+            f"{f['model_calls_in_hit']} ({f['model_calls_in_hit_after_planner']}) | {_num(f['model_calls_per_episode'])} | {_num(f['answers_per_episode'])}")  # fmt: skip
 
 
-HEAD = "| episodes | success | false compl. | fully HIT | HIT answers | model calls in HIT | model calls / ep. | answers / ep. |"
+HEAD = "| episodes | success | false compl. | fully HIT | HIT answers | model calls in HIT (after a planner step) | model calls / ep. | answers / ep. |"
 
 
 def markdown(data: dict[str, Any]) -> str:
@@ -166,7 +166,7 @@ def markdown(data: dict[str, Any]) -> str:
     lines += ["", "## Why action answers were not served from memory (later episodes)", "", "| count | status: reason |", "|---|---|"]
     lines += [f"| {n} | {reason} |" for reason, n in data["miss_reasons_later"].items()]
     lines += ["", "## Perturbations (same instances, tasks where replay hits: " + ", ".join(meta["hit_tasks"]) + ")", "",
-              "| kind | episodes | success | fully HIT | HIT answers | model calls in HIT | wrong-element (HIT) | wrong-element (all) | notes |",
+              "| kind | episodes | success | fully HIT | HIT answers | model calls in HIT (after a planner step) | wrong-element (HIT) | wrong-element (all) | notes |",
               "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for row in data["perturbations"]:
         f = row["figures"]
@@ -178,7 +178,7 @@ def markdown(data: dict[str, Any]) -> str:
         if row["unjudged"]:
             notes.append(f"{row['unjudged']} episodes without a clean reference")
         lines.append(f"| {row['kind']} | {f['episodes']} | {_pct(f['success'])} | {_pct(f['fully_hit'])} | {_pct(f['hit_answers'])} | "
-                     f"{f['model_calls_in_hit']} | {row['wrong_element_hit']} | {row['wrong_element_all']} | {'; '.join(notes)} |")  # fmt: skip
+                     f"{f['model_calls_in_hit']} ({f['model_calls_in_hit_after_planner']}) | {row['wrong_element_hit']} | {row['wrong_element_all']} | {'; '.join(notes)} |")  # fmt: skip
     for row in data["perturbations"]:
         if row["miss_reasons"]:
             lines.append("")

@@ -59,6 +59,9 @@ def test_figures_count_model_calls_in_hit_answers_and_round_trips() -> None:
     assert (f.fully_hit, f.hit_answers, f.model_calls_in_hit, f.answers_per_episode) == (1.0, 1.0, 0, 2)
     assert b.model_calls_per_episode == 6 and reduction(f.answers_per_episode, b.answers_per_episode) == pytest.approx(1 / 3)
     assert reduction(None, 3) is None and reduction(2, 0) is None
+    resumed = episode([answer("HIT", 'click("1")'), answer("FALLBACK", 'click("7")', calls=2), answer("HIT", 'click("2")', calls=1)])
+    r = figures([resumed])
+    assert (r.model_calls_in_hit, r.model_calls_in_hit_after_planner) == (0, 1)  # verifying the planner's step
 
 
 def test_the_overlay_check_wants_the_fallback_at_the_overlay_only_and_a_hit_after_it() -> None:
