@@ -174,13 +174,15 @@ def serve(recipe: Recipe, start: int, goal: str, page: PageState, *, fingerprint
     if start >= len(recipe.steps):
         return Served(recipe, start, miss_reason="every step of the recipe was served")
     fingerprint = fingerprint or page_fingerprint(page)
+    while start + 1 < len(recipe.steps) and _already_holds(recipe.steps[start], fingerprint, page, bindings):
+        start += 1  # a field that already shows the step's value: sending it changes nothing, so nothing verifies it
     first = recipe.steps[start]
     if first.get("fingerprint") != fingerprint:
         return Served(recipe, start, miss_reason="the page differs from the recorded one (fingerprint)")
     actions: list[Action] = []
     for raw in recipe.steps[start : start + limit]:
-        if raw.get("fingerprint") != fingerprint:
-            break
+        if raw.get("fingerprint") != fingerprint or (actions and _already_holds(raw, fingerprint, page, bindings)):
+            break  # another page; or a step to pass over, which the next request does
         action, reason = _action(raw, page, bindings, used={a.target for a in actions if a.target})
         if action is None:
             if not actions:
@@ -188,6 +190,21 @@ def serve(recipe: Recipe, start: int, goal: str, page: PageState, *, fingerprint
             break
         actions.append(action)
     return Served(recipe, start, tuple(actions))
+
+
+def _already_holds(raw: Mapping[str, Any], fingerprint: str, page: PageState, bindings: Mapping[str, str]) -> bool:
+    """A setValue / select step on this page whose field, re-identified, already shows the
+    value (a list whose default option is the goal's): the policy would not send it, and
+    sent it would change nothing — which the page-only verification of a replayed step
+    reads as a failure, demoting the recipe for good."""
+    if raw.get("action") not in ("setValue", "select") or raw.get("fingerprint") != fingerprint:
+        return False
+    action, _ = _action(raw, page, bindings, used=set())
+    if action is None or action.target is None or action.value is None:
+        return False
+    element = page.element(action.target)
+    current = element.value if element is not None else None
+    return current is not None and " ".join(current.split()).casefold() == " ".join(action.value.split()).casefold()
 
 
 def _action(raw: Mapping[str, Any], page: PageState, bindings: Mapping[str, str], used: set[str]) -> tuple[Action | None, str]:

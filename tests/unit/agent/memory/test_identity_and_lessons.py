@@ -176,3 +176,30 @@ def test_a_typed_secret_the_goal_does_not_give_means_no_recipe() -> None:
 
     actions = [Recorded(Action(name="setValue", target="1", value="hunter2-Secret!"), page_fingerprint(form), describe_target(form.element("1")).to_dict())]  # type: ignore[arg-type]
     assert build_recipe(tenant_id="t", domain="d", goal="Sign in", actions=actions, secrets=["hunter2-Secret!"], at=NOW) is None
+
+
+def test_a_step_whose_field_already_shows_its_value_is_passed_over() -> None:
+    def page(value: str | None) -> PageState:
+        return PageState.from_elements(
+            [
+                PageElement(id="1", role="combobox", name="Country", value=value, container=("form: Pick",)),
+                PageElement(id="2", role="button", name="Submit", container=("form: Pick",)),
+            ],
+            url=URL,
+        )
+
+    from agent.memory.fingerprint import page_fingerprint
+
+    form = page("Peru")
+    fp = page_fingerprint(form)
+    actions = [
+        Recorded(Action(name="select", target="1", value="Peru"), fp, describe_target(form.element("1")).to_dict()),  # type: ignore[arg-type]
+        Recorded(Action(name="click", target="2"), fp, describe_target(form.element("2")).to_dict()),  # type: ignore[arg-type]
+    ]
+    recipe = build_recipe(tenant_id="t", domain="clinic.test", goal="Select Peru and click Submit", actions=actions, secrets=[], at=NOW, values=["Peru"])
+    assert recipe is not None
+    promoted = recipe.model_copy(update={"status": "promoted", "verified_runs": 2})
+    shown = choose([promoted], "Select Chad and click Submit", page("Chad"))  # the list's default is the goal's
+    assert shown.step == 1 and [(a.name, a.target) for a in shown.actions] == [("click", "2")]
+    other = choose([promoted], "Select Chad and click Submit", page("Peru"))
+    assert other.step == 0 and [(a.name, a.value) for a in other.actions] == [("select", "Chad"), ("click", None)]
