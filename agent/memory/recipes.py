@@ -103,6 +103,10 @@ def build_recipe(
                 value = {"text": item.action.value}
         target = templated(SemanticTarget.from_dict(item.target), bindings).to_dict() if item.target else None
         steps.append({"fingerprint": item.fingerprint, "action": item.action.name, "target": target, "value": value})
+    if unused := _unused(template, steps):
+        # A flow that never used one of the goal's values (a list already showing the option)
+        # would ignore it on a later goal: replayed on a page where it matters, it is wrong.
+        return _refused(f"the goal's values {', '.join(unused)} are used by no step")
     recipe = Recipe(
         id=_key(tenant_id, domain, template.text, steps),
         tenant_id=tenant_id,
@@ -116,6 +120,12 @@ def build_recipe(
     if (leak := leaks({"template": recipe.template, "steps": recipe.steps}, secret_values)) is not None:
         return _refused(f"it would store a secret ({leak})")
     return recipe
+
+
+def _unused(template: GoalTemplate, steps: list[dict[str, Any]]) -> list[str]:
+    """The template's variables no step binds (as a typed value or in a target's name)."""
+    text = json.dumps(steps, ensure_ascii=False)
+    return [v for v in template.variables if json.dumps({"var": v}) not in text and "{" + v + "}" not in text]
 
 
 def _refused(reason: str) -> None:

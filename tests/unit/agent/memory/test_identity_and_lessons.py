@@ -203,3 +203,14 @@ def test_a_step_whose_field_already_shows_its_value_is_passed_over() -> None:
     assert shown.step == 1 and [(a.name, a.target) for a in shown.actions] == [("click", "2")]
     other = choose([promoted], "Select Chad and click Submit", page("Peru"))
     assert other.step == 0 and [(a.name, a.value) for a in other.actions] == [("select", "Chad"), ("click", None)]
+
+
+def test_a_flow_that_used_none_of_a_goals_values_is_not_a_recipe() -> None:
+    from agent.memory.fingerprint import page_fingerprint
+
+    form = _form()
+    fp = page_fingerprint(form)
+    submit_only = [Recorded(Action(name="click", target="9"), fp, describe_target(form.element("9")).to_dict())]  # type: ignore[arg-type]
+    # the list already showed "Peru": the run only clicked Save; replayed for "Chad" it would save the wrong value
+    assert build_recipe(tenant_id="t", domain="d", goal="Select Peru and click Save", actions=submit_only, secrets=[], at=NOW, values=["Peru"]) is None
+    assert build_recipe(tenant_id="t", domain="d", goal="Click Save", actions=submit_only, secrets=[], at=NOW) is not None
