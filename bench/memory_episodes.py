@@ -56,6 +56,7 @@ class Episode:
     answers: list[Answer]
     layer: dict[str, Any]
     elapsed_s: float
+    task_id: str | None = None  # Stepwise's task (GET /api/tasks/{id} for its steps)
 
     @property
     def model_calls(self) -> int:
@@ -142,7 +143,7 @@ async def miniwob_episode(browser: Browser, api: StepwiseClient, base_url: str, 
         suite="miniwob", task=spec.task, seed=spec.seed, phase=spec.phase, regime=spec.regime, kind=spec.kind, goal=goal,
         success=reward.success, status=result.status, error_code=result.error_code,
         false_completion=result.status == "completed" and not reward.success,
-        answers=_answers(result.steps, events), layer=layer, elapsed_s=round(elapsed, 2),
+        answers=_answers(result.steps, events), layer=layer, elapsed_s=round(elapsed, 2), task_id=result.task_id,
     )  # fmt: skip
 
 
@@ -183,5 +184,5 @@ async def demo_episode(browser: Browser, api: StepwiseClient, spec: Spec, *, max
         suite="demo", task="demo", seed=spec.seed, phase=spec.phase, regime=spec.regime, kind=spec.kind, goal=goal,
         success=success, status=result.status, error_code=result.error_code,
         false_completion=result.status == "completed" and not success,
-        answers=_answers(result.steps, events), layer=layer, elapsed_s=round(elapsed, 2),
+        answers=_answers(result.steps, events), layer=layer, elapsed_s=round(elapsed, 2), task_id=result.task_id,
     )  # fmt: skip

@@ -56,8 +56,10 @@
     return keyed ? keyed.getAttribute('data-bench-key') : null;
   };
   const record = (event) => {
-    if (!event.isTrusted) return;
     const t = event.target;
+    // Playwright's selectOption dispatches its input/change itself (untrusted); a <select>'s
+    // change is kept either way, any other untrusted event is the page's own doing.
+    if (!event.isTrusted && !(t && t.tagName === 'SELECT' && event.type !== 'click')) return;
     const entry = { type: event.type, key: keyOf(t), tag: t && t.tagName ? t.tagName.toLowerCase() : null };
     if (event.type !== 'click' && t && 'value' in t) entry.value = t.type === 'checkbox' || t.type === 'radio' ? String(t.checked) : String(t.value);
     if (t && t.closest && t.closest('[data-bench-overlay]')) entry.overlay = true;
