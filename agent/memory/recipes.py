@@ -75,7 +75,8 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
 
 
 def build_recipe(
-    *, tenant_id: str, domain: str, goal: str, actions: Sequence[Recorded], secrets: Iterable[str], at: datetime, values: Iterable[str] = ()
+    *, tenant_id: str, domain: str, goal: str, actions: Sequence[Recorded], secrets: Iterable[str], at: datetime, values: Iterable[str] = (),
+    held: Iterable[str] = (),
 ) -> Recipe | None:
     """The recipe of a completed task, or None when it cannot be replayed safely: no
     action, an action without a recorded target, or anything that would store a secret."""
@@ -104,9 +105,13 @@ def build_recipe(
         target = templated(SemanticTarget.from_dict(item.target), bindings).to_dict() if item.target else None
         steps.append({"fingerprint": item.fingerprint, "action": item.action.name, "target": target, "value": value})
     if unused := _unused(template, steps):
-        # A flow that never used one of the goal's values (a list already showing the option)
-        # would ignore it on a later goal: replayed on a page where it matters, it is wrong.
-        return _refused(f"the goal's values {', '.join(unused)} are used by no step")
+        # A value no step used cannot be honoured for another value: it stays literal (a later
+        # goal must say the same). One a field had to hold and already held (a list showing the
+        # option) means no recipe: replayed where the field shows another, the flow is wrong.
+        kept = {_norm(v) for v in held}
+        if any(_norm(bindings[v]) in kept for v in unused):
+            return _refused("a value the goal wants a field to hold was set by no step (the field already held it)")
+        template = GoalTemplate.parse(_literal(template.text, {v: bindings[v] for v in unused}))
     recipe = Recipe(
         id=_key(tenant_id, domain, template.text, steps),
         tenant_id=tenant_id,
@@ -126,6 +131,17 @@ def _unused(template: GoalTemplate, steps: list[dict[str, Any]]) -> list[str]:
     """The template's variables no step binds (as a typed value or in a target's name)."""
     text = json.dumps(steps, ensure_ascii=False)
     return [v for v in template.variables if json.dumps({"var": v}) not in text and "{" + v + "}" not in text]
+
+
+def _norm(value: str) -> str:
+    return " ".join(value.split()).casefold()
+
+
+def _literal(text: str, values: Mapping[str, str]) -> str:
+    """``text`` with the variables of ``values`` written as their (escaped) values."""
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value.replace("{", "{{").replace("}", "}}"))
+    return text
 
 
 def _refused(reason: str) -> None:

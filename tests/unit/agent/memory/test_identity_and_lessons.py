@@ -212,5 +212,9 @@ def test_a_flow_that_used_none_of_a_goals_values_is_not_a_recipe() -> None:
     fp = page_fingerprint(form)
     submit_only = [Recorded(Action(name="click", target="9"), fp, describe_target(form.element("9")).to_dict())]  # type: ignore[arg-type]
     # the list already showed "Peru": the run only clicked Save; replayed for "Chad" it would save the wrong value
-    assert build_recipe(tenant_id="t", domain="d", goal="Select Peru and click Save", actions=submit_only, secrets=[], at=NOW, values=["Peru"]) is None
+    assert build_recipe(tenant_id="t", domain="d", goal="Select Peru and click Save", actions=submit_only, secrets=[], at=NOW, values=["Peru"], held=["Peru"]) is None
     assert build_recipe(tenant_id="t", domain="d", goal="Click Save", actions=submit_only, secrets=[], at=NOW) is not None
+    # a quoted word that named the button by its look ("x" for Close): kept, literally
+    closing = build_recipe(tenant_id="t", domain="d", goal='Close it by clicking the "x"', actions=submit_only, secrets=[], at=NOW, values=["x"])
+    assert closing is not None and closing.template == 'Close it by clicking the "x"' and closing.variables == []
+    assert GoalTemplate.parse(closing.template).bind('Close it by clicking the "y"') is None
