@@ -40,12 +40,23 @@
   const save = (name, value) => store.setItem(name, JSON.stringify(value));
   const info = (window.__benchInfo = { keyed: 0, wrapped: 0, shuffled: 0, renamedIds: 0, renamedClasses: 0, swapped: [], overlays: 0 });
   const INTERACTIVE = 'a[href],button,input,select,textarea,[role=button],[role=link],[role=checkbox],[role=tab],[onclick],[tabindex]';
-  let fresh = 0, applying = false;
+  let applying = false;
 
+  // Elements present at the first apply: k<document order>. Elements the page adds later:
+  // n:<tag>:<href>:<text>(#i): named by what they are, so the same element gets the same key
+  // whatever the layer did before it appeared. The layer's own wrappers and overlay get none.
+  const seenLate = new Map();
+  const lateKey = (el) => {
+    const base = `n:${el.tagName.toLowerCase()}:${el.getAttribute('href') || ''}:${(el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40)}`;
+    const i = (seenLate.get(base) || 0) + 1;
+    seenLate.set(base, i);
+    return i > 1 ? `${base}#${i}` : base;
+  };
   const keyAll = () => {
     let n = 0;
     for (const el of document.body ? document.body.querySelectorAll('*') : []) {
-      if (!el.hasAttribute('data-bench-key')) { el.setAttribute('data-bench-key', applied ? `n${fresh++}` : `k${n}`); }
+      if (el.hasAttribute('data-bench-layer') || el.closest('[data-bench-overlay]')) continue;
+      if (!el.hasAttribute('data-bench-key')) el.setAttribute('data-bench-key', applied ? lateKey(el) : `k${n}`);
       n++;
     }
     info.keyed = n;
@@ -79,6 +90,7 @@
       let outer = target;
       for (let d = 0; d < depth; d++) {
         const div = document.createElement(target.tagName === 'A' || getComputedStyle(target).display.startsWith('inline') ? 'span' : 'div');
+        div.setAttribute('data-bench-layer', 'wrap');
         outer.parentNode.insertBefore(div, outer);
         div.appendChild(outer);
         outer = div;
