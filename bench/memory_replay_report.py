@@ -188,3 +188,20 @@ def markdown(data: dict[str, Any]) -> str:
     lines += ["", "## Model requests (the fake's count, by purpose)", ""]
     lines += [f"- {phase}: {json.dumps(counts)}" for phase, counts in meta["model_requests"].items()]
     return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.memory_replay_report DIR``: results.md again from DIR/results.json."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="bench.memory_replay_report", description=main.__doc__)
+    parser.add_argument("out", type=Path, help="the folder of results.json")
+    args = parser.parse_args(argv)
+    data = json.loads((args.out / "results.json").read_text())
+    write(args.out, [Episode.from_json(e) for e in data["episodes"]], data["meta"])
+    print((args.out / "results.md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
