@@ -11,9 +11,9 @@
 //   wrap    — interactive elements (or their parent) wrapped in 1–2 extra <div>s (no class:
 //             same-class sibling wrappers would read as a list of repeated items);
 //   shuffle — siblings that hold interactive elements put in another order;
-//   rename  — every id and class replaced by a random one, except those the page's own
-//             scripts or style sheets name (renaming those would break the site, not test
-//             Stepwise); elements without an id get a random one;
+//   rename  — every id and class replaced by a random one (label[for] and the page's style
+//             rules follow), except those the page's own scripts name (renaming those would
+//             break the site, not test Stepwise); controls without an id get a random one;
 //   swap    — the visible labels (label text, aria-label, placeholder) of two look-alike
 //             text controls exchanged, each control keeping its own name/id;
 //   overlay — after the overlayAfter-th trusted action, a covering dialog with a Close
@@ -121,26 +121,47 @@
   };
 
   let readText = null;
-  const pageCode = () => {  // what the page's own code and styles name (ids and classes left alone)
+  const pageCode = () => {  // what the page's own scripts name: those ids and classes are left alone
     if (readText !== null) return readText;
     const parts = [];
     for (const s of document.scripts) {
       if (!s.src) { parts.push(s.textContent); continue; }
       try { const x = new XMLHttpRequest(); x.open('GET', s.src, false); x.send(); parts.push(x.responseText); } catch (e) { /* cross-origin: ignored */ }
     }
-    for (const sheet of document.styleSheets) { try { for (const r of sheet.cssRules) parts.push(r.cssText); } catch (e) { /* cross-origin */ } }
     readText = parts.join('\n');
     return readText;
   };
-  const named = (word) => new RegExp(`[#.'"\\s]${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(pageCode());
+  const escapeRe = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const named = (word) => new RegExp(`[#.'"\\s]${escapeRe(word)}(?![\\w-])`).test(pageCode());
+  const renamed = new Map();  // "#old" / ".old" → the new name (one per old name, so later elements match)
+  const newName = (sigil, old) => {
+    if (!renamed.has(sigil + old)) { renamed.set(sigil + old, token()); restyle(sigil, old); }
+    return renamed.get(sigil + old);
+  };
+  const restyle = (sigil, old) => {  // the page's style rules that name the old one, copied for the new one
+    const pattern = new RegExp(`${sigil === '#' ? '#' : '\\.'}${escapeRe(CSS.escape(old))}(?![\\w-])`, 'g');
+    for (const sheet of document.styleSheets) {
+      let rules;
+      try { rules = [...sheet.cssRules]; } catch (e) { continue; }  // cross-origin
+      for (const rule of rules) {
+        if (!rule.selectorText || !pattern.test(rule.selectorText)) continue;
+        pattern.lastIndex = 0;
+        const selector = rule.selectorText.replace(pattern, sigil + renamed.get(sigil + old));
+        try { sheet.insertRule(`${selector} { ${rule.style.cssText} }`, sheet.cssRules.length); } catch (e) { /* unsupported */ }
+      }
+    }
+  };
   const rename = () => {
     for (const el of document.body.querySelectorAll('*')) {
       if (el.hasAttribute('data-bench-renamed') || el.closest('[data-bench-overlay]')) continue;
       el.setAttribute('data-bench-renamed', '1');
-      if (el.id && !named(el.id) && !document.querySelector(`label[for="${CSS.escape(el.id)}"]`)) { el.id = token(); info.renamedIds++; }
-      else if (!el.id && el.matches(INTERACTIVE)) { el.id = token(); info.renamedIds++; }
-      const classes = [...el.classList];
-      for (const c of classes) if (!named(c)) { el.classList.replace(c, token()); info.renamedClasses++; }
+      if (el.id && !named(el.id)) {
+        const old = el.id;
+        el.id = newName('#', old);
+        for (const label of document.querySelectorAll(`label[for="${CSS.escape(old)}"]`)) label.htmlFor = el.id;
+        info.renamedIds++;
+      } else if (!el.id && el.matches(INTERACTIVE)) { el.id = token(); info.renamedIds++; }
+      for (const c of [...el.classList]) if (!named(c)) { el.classList.replace(c, newName('.', c)); info.renamedClasses++; }
     }
   };
 
