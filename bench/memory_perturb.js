@@ -132,7 +132,13 @@
     return readText;
   };
   const escapeRe = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const named = (word) => new RegExp(`[#.'"\\s]${escapeRe(word)}(?![\\w-])`).test(pageCode());
+  // Named by the scripts: the word itself, or the stem of a numbered one built in code
+  // ('ch' + i gives ch0, ch1 …: MiniWoB reads its controls back that way).
+  const named = (word) => {
+    if (new RegExp(`[#.'"\\s]${escapeRe(word)}(?![\\w-])`).test(pageCode())) return true;
+    const stem = word.replace(/[-_]?\d+$/, '');
+    return stem !== word && stem.length > 0 && new RegExp(`['"#.]${escapeRe(stem)}[-_]?['"]`).test(pageCode());
+  };
   const renamed = new Map();  // "#old" / ".old" → the new name (one per old name, so later elements match)
   const newName = (sigil, old) => {
     if (!renamed.has(sigil + old)) { renamed.set(sigil + old, token()); restyle(sigil, old); }
