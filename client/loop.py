@@ -240,6 +240,7 @@ class _Runner:
             capture_ms=capture_ms,
             usage=answer.usage,
             recovered_task=recovered,
+            memory=answer.get("memory") if isinstance(answer.get("memory"), dict) else None,
         )
 
     def _finished(self, result: RunResult, answer: InteractAnswer, step: StepRecord) -> bool:

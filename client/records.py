@@ -37,6 +37,7 @@ class StepRecord:
     settle_ms: float = 0.0
     usage: dict[str, Any] = field(default_factory=dict)
     recovered_task: bool = False
+    memory: dict[str, Any] | None = None  # the answer's ``memory`` (replay HIT / MISS / FALLBACK …)
 
     @property
     def client_ms(self) -> float:
@@ -72,6 +73,7 @@ class StepRecord:
             "clientMs": round(self.client_ms, 1),
             "usage": self.usage,
             "recoveredTask": self.recovered_task,
+            "memory": self.memory,
         }
 
 

@@ -75,7 +75,8 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
 
 
 def build_recipe(
-    *, tenant_id: str, domain: str, goal: str, actions: Sequence[Recorded], secrets: Iterable[str], at: datetime, values: Iterable[str] = ()
+    *, tenant_id: str, domain: str, goal: str, actions: Sequence[Recorded], secrets: Iterable[str], at: datetime, values: Iterable[str] = (),
+    held: Iterable[str] = (),
 ) -> Recipe | None:
     """The recipe of a completed task, or None when it cannot be replayed safely: no
     action, an action without a recorded target, or anything that would store a secret."""
@@ -103,6 +104,14 @@ def build_recipe(
                 value = {"text": item.action.value}
         target = templated(SemanticTarget.from_dict(item.target), bindings).to_dict() if item.target else None
         steps.append({"fingerprint": item.fingerprint, "action": item.action.name, "target": target, "value": value})
+    if unused := _unused(template, steps):
+        # A value no step used cannot be honoured for another value: it stays literal (a later
+        # goal must say the same). One a field had to hold and already held (a list showing the
+        # option) means no recipe: replayed where the field shows another, the flow is wrong.
+        kept = {_norm(v) for v in held}
+        if any(_norm(bindings[v]) in kept for v in unused):
+            return _refused("a value the goal wants a field to hold was set by no step (the field already held it)")
+        template = GoalTemplate.parse(_literal(template.text, {v: bindings[v] for v in unused}))
     recipe = Recipe(
         id=_key(tenant_id, domain, template.text, steps),
         tenant_id=tenant_id,
@@ -116,6 +125,23 @@ def build_recipe(
     if (leak := leaks({"template": recipe.template, "steps": recipe.steps}, secret_values)) is not None:
         return _refused(f"it would store a secret ({leak})")
     return recipe
+
+
+def _unused(template: GoalTemplate, steps: list[dict[str, Any]]) -> list[str]:
+    """The template's variables no step binds (as a typed value or in a target's name)."""
+    text = json.dumps(steps, ensure_ascii=False)
+    return [v for v in template.variables if json.dumps({"var": v}) not in text and "{" + v + "}" not in text]
+
+
+def _norm(value: str) -> str:
+    return " ".join(value.split()).casefold()
+
+
+def _literal(text: str, values: Mapping[str, str]) -> str:
+    """``text`` with the variables of ``values`` written as their (escaped) values."""
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value.replace("{", "{{").replace("}", "}}"))
+    return text
 
 
 def _refused(reason: str) -> None:
@@ -174,13 +200,15 @@ def serve(recipe: Recipe, start: int, goal: str, page: PageState, *, fingerprint
     if start >= len(recipe.steps):
         return Served(recipe, start, miss_reason="every step of the recipe was served")
     fingerprint = fingerprint or page_fingerprint(page)
+    while start + 1 < len(recipe.steps) and _already_holds(recipe.steps[start], fingerprint, page, bindings):
+        start += 1  # a field that already shows the step's value: sending it changes nothing, so nothing verifies it
     first = recipe.steps[start]
     if first.get("fingerprint") != fingerprint:
         return Served(recipe, start, miss_reason="the page differs from the recorded one (fingerprint)")
     actions: list[Action] = []
     for raw in recipe.steps[start : start + limit]:
-        if raw.get("fingerprint") != fingerprint:
-            break
+        if raw.get("fingerprint") != fingerprint or (actions and _already_holds(raw, fingerprint, page, bindings)):
+            break  # another page; or a step to pass over, which the next request does
         action, reason = _action(raw, page, bindings, used={a.target for a in actions if a.target})
         if action is None:
             if not actions:
@@ -188,6 +216,21 @@ def serve(recipe: Recipe, start: int, goal: str, page: PageState, *, fingerprint
             break
         actions.append(action)
     return Served(recipe, start, tuple(actions))
+
+
+def _already_holds(raw: Mapping[str, Any], fingerprint: str, page: PageState, bindings: Mapping[str, str]) -> bool:
+    """A setValue / select step on this page whose field, re-identified, already shows the
+    value (a list whose default option is the goal's): the policy would not send it, and
+    sent it would change nothing — which the page-only verification of a replayed step
+    reads as a failure, demoting the recipe for good."""
+    if raw.get("action") not in ("setValue", "select") or raw.get("fingerprint") != fingerprint:
+        return False
+    action, _ = _action(raw, page, bindings, used=set())
+    if action is None or action.target is None or action.value is None:
+        return False
+    element = page.element(action.target)
+    current = element.value if element is not None else None
+    return current is not None and " ".join(current.split()).casefold() == " ".join(action.value.split()).casefold()
 
 
 def _action(raw: Mapping[str, Any], page: PageState, bindings: Mapping[str, str], used: set[str]) -> tuple[Action | None, str]:

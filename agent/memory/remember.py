@@ -46,6 +46,7 @@ class Lesson:
     secrets: list[str]
     now: datetime
     values: list[str] = dataclasses.field(default_factory=list)  # the goal's values the contract names (for templates)
+    held: list[str] = dataclasses.field(default_factory=list)  # of those, the values a field must hold (field_value, choice)
 
 
 async def remember(lesson_in: Lesson, store: Store) -> None:
@@ -152,6 +153,7 @@ async def _task_ended(x: Lesson, store: Store) -> None:
         secrets=x.secrets,
         at=x.now,
         values=[*x.values, *x.secrets],
+        held=x.held,
     )
     if recipe is None:
         return

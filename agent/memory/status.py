@@ -76,6 +76,16 @@ class RecallState:
     fallbacks: int = 0
     served: list[int] = field(default_factory=list)
 
+    def rewound(self, recipe_step: int | None, verified: int) -> RecallState:
+        """After a replayed chain from ``recipe_step`` of which only the first ``verified``
+        actions ran and held (the client cut it short: an overlay, a page that changed under
+        it), the recipe goes on from the first step that did not run — not after the whole
+        chain, which would skip those steps for good."""
+        if recipe_step is None or verified < 1 or recipe_step + verified >= self.next_step:
+            return self
+        resume = recipe_step + verified
+        return RecallState(self.recipe_id, resume, self.fallbacks, [i for i in self.served if i < resume])
+
     def stored(self) -> dict[str, Any]:
         return {"recipe": self.recipe_id, "next": self.next_step, "fallbacks": self.fallbacks, "served": list(self.served)}
 

@@ -123,6 +123,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             steps=list(state.get("previous_actions") or []), verification=state.get("verification"),
             step_succeeded=state.get("step_succeeded") is True, secrets=list(secrets.values), now=now,
             values=[c.value for c in contract.clauses if c.value] if contract is not None else [],
+            held=[c.value for c in contract.clauses if c.value and c.kind in ("field_value", "choice")] if contract is not None else [],
         ),
         ctx.deps.store,
     )  # fmt: skip

@@ -39,7 +39,7 @@ async def recall(state: InteractState, runtime: Runtime[GraphContext]) -> dict[s
         active_or_none = RecallState.from_stored(task.state.get("recall"))
         if active_or_none is None:
             return {"memory": MemoryStatus(miss_reason="this task is not replaying a recipe")}
-        active = active_or_none
+        active = _rewound(active_or_none, state)
         recipe = next((r for r in memory.recipes if r.id == active.recipe_id and r.status == "promoted"), None)
         if recipe is None:
             return {"memory": MemoryStatus("FALLBACK", "the recipe is no longer promoted", recipe_id=active.recipe_id), "recall": None}
@@ -54,7 +54,7 @@ async def recall(state: InteractState, runtime: Runtime[GraphContext]) -> dict[s
             ahead += 1
         if not served.hit:
             log.info("recall.fallback", recipe=recipe.id, step=active.next_step, reason=served.miss_reason)
-            return {"memory": MemoryStatus("FALLBACK", served.miss_reason, recipe_id=recipe.id, recipe_step=active.next_step)}
+            return {"memory": MemoryStatus("FALLBACK", served.miss_reason, recipe_id=recipe.id, recipe_step=active.next_step), "recall": active}
     assert served.recipe is not None and served.step is not None
     first, rest = served.actions[0], served.actions[1:]
     checked = validate_action(first, page, allowed_domains=allowed_domains_for(start_url(state)), search_available=False)
@@ -81,3 +81,17 @@ async def recall(state: InteractState, runtime: Runtime[GraphContext]) -> dict[s
     if state.get("plan") is None and state.get("policy_plan") is not None:
         update["plan"] = state["policy_plan"]  # a fallback later goes on from the policy's plan
     return update
+
+
+def _rewound(active: RecallState, state: InteractState) -> RecallState:
+    """``active`` moved back to the first recipe step a cut-short replayed chain did not run."""
+    last, verdict = state.get("last_action"), state.get("chain_verdict")
+    memory = (last.metrics.get("memory") or {}) if last is not None else {}
+    if verdict is None or memory.get("replay") != "HIT" or memory.get("recipeId") != active.recipe_id:
+        return active
+    checks = list(verdict.checks)
+    verified = next((i for i, c in enumerate(checks) if not (c.ran and c.status == "verified")), len(checks))
+    if any(c.ran for c in checks[verified:]):
+        return active  # a step that ran and did not verify: not a chain cut short
+    step = memory.get("recipeStep")
+    return active.rewound(step if isinstance(step, int) else None, verified)

@@ -176,3 +176,45 @@ def test_a_typed_secret_the_goal_does_not_give_means_no_recipe() -> None:
 
     actions = [Recorded(Action(name="setValue", target="1", value="hunter2-Secret!"), page_fingerprint(form), describe_target(form.element("1")).to_dict())]  # type: ignore[arg-type]
     assert build_recipe(tenant_id="t", domain="d", goal="Sign in", actions=actions, secrets=["hunter2-Secret!"], at=NOW) is None
+
+
+def test_a_step_whose_field_already_shows_its_value_is_passed_over() -> None:
+    def page(value: str | None) -> PageState:
+        return PageState.from_elements(
+            [
+                PageElement(id="1", role="combobox", name="Country", value=value, container=("form: Pick",)),
+                PageElement(id="2", role="button", name="Submit", container=("form: Pick",)),
+            ],
+            url=URL,
+        )
+
+    from agent.memory.fingerprint import page_fingerprint
+
+    form = page("Peru")
+    fp = page_fingerprint(form)
+    actions = [
+        Recorded(Action(name="select", target="1", value="Peru"), fp, describe_target(form.element("1")).to_dict()),  # type: ignore[arg-type]
+        Recorded(Action(name="click", target="2"), fp, describe_target(form.element("2")).to_dict()),  # type: ignore[arg-type]
+    ]
+    recipe = build_recipe(tenant_id="t", domain="clinic.test", goal="Select Peru and click Submit", actions=actions, secrets=[], at=NOW, values=["Peru"])
+    assert recipe is not None
+    promoted = recipe.model_copy(update={"status": "promoted", "verified_runs": 2})
+    shown = choose([promoted], "Select Chad and click Submit", page("Chad"))  # the list's default is the goal's
+    assert shown.step == 1 and [(a.name, a.target) for a in shown.actions] == [("click", "2")]
+    other = choose([promoted], "Select Chad and click Submit", page("Peru"))
+    assert other.step == 0 and [(a.name, a.value) for a in other.actions] == [("select", "Chad"), ("click", None)]
+
+
+def test_a_flow_that_used_none_of_a_goals_values_is_not_a_recipe() -> None:
+    from agent.memory.fingerprint import page_fingerprint
+
+    form = _form()
+    fp = page_fingerprint(form)
+    submit_only = [Recorded(Action(name="click", target="9"), fp, describe_target(form.element("9")).to_dict())]  # type: ignore[arg-type]
+    # the list already showed "Peru": the run only clicked Save; replayed for "Chad" it would save the wrong value
+    assert build_recipe(tenant_id="t", domain="d", goal="Select Peru and click Save", actions=submit_only, secrets=[], at=NOW, values=["Peru"], held=["Peru"]) is None
+    assert build_recipe(tenant_id="t", domain="d", goal="Click Save", actions=submit_only, secrets=[], at=NOW) is not None
+    # a quoted word that named the button by its look ("x" for Close): kept, literally
+    closing = build_recipe(tenant_id="t", domain="d", goal='Close it by clicking the "x"', actions=submit_only, secrets=[], at=NOW, values=["x"])
+    assert closing is not None and closing.template == 'Close it by clicking the "x"' and closing.variables == []
+    assert GoalTemplate.parse(closing.template).bind('Close it by clicking the "y"') is None
