@@ -46,6 +46,7 @@ class Recorded:
     action: Action
     fingerprint: str
     target: dict[str, Any] | None
+    changed: bool = False  # its verdict saw the page change (URL, content), not only the focus
 
 
 def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> list[Recorded]:
@@ -70,7 +71,8 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
             if action.name not in REPLAYABLE or (action.name != "press" and action.target is None):
                 continue
             target = targets[index] if index < len(targets) else None
-            out.append(Recorded(action, fingerprint, target if isinstance(target, dict) else None))
+            changed = not checks and any(verdict.get(k) is True for k in ("url_changed", "meaningful_content_change", "client_witness_override"))
+            out.append(Recorded(action, fingerprint, target if isinstance(target, dict) else None, changed))
     return out
 
 
@@ -103,7 +105,7 @@ def build_recipe(
             else:
                 value = {"text": item.action.value}
         target = templated(SemanticTarget.from_dict(item.target), bindings).to_dict() if item.target else None
-        steps.append({"fingerprint": item.fingerprint, "action": item.action.name, "target": target, "value": value})
+        steps.append({"fingerprint": item.fingerprint, "action": item.action.name, "target": target, "value": value, **({"changed": True} if item.changed else {})})
     if unused := _unused(template, steps):
         # A value no step used cannot be honoured for another value: it stays literal (a later
         # goal must say the same). One a field had to hold and already held (a list showing the

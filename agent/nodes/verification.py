@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import structlog
@@ -9,6 +10,7 @@ from agent.adapters import verdict_model
 from agent.calls import call_context
 from agent.chaining import choose_recovery, read_report, stored_chain, verify_chain
 from agent.policy import form_opened
+from agent.memory import MemoryContext
 from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
 from observability import record_chain_recovery, record_chain_result, record_correction, record_verification
@@ -68,6 +70,8 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
             context=context,
         )
         result = _form_not_opened(result, last.action, plan, step_index, state["page"])
+        if replayed and _recorded_change(runtime.context.memory, last.metrics.get("memory") or {}):
+            result = _as_recorded(result)
         done = [(step_index, bool(last.metrics.get("completes_step", True)))] if result.success else []
         step_ok = result.success
 
@@ -103,6 +107,37 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
         "plan": plan,
         "progress": progress,
     }
+
+
+def _recorded_change(memory: MemoryContext, status: Mapping[str, Any]) -> bool:
+    """Did the verified run that recorded this replayed step see the page change (its URL or
+    content, not only the focus)?"""
+    recipe = next((r for r in memory.recipes if r.id == status.get("recipeId")), None)
+    step = status.get("recipeStep")
+    if recipe is None or not isinstance(step, int) or not 0 <= step < len(recipe.steps):
+        return False
+    return recipe.steps[step].get("changed") is True
+
+
+def _as_recorded(result: VerificationResult) -> VerificationResult:
+    """A replayed step is held to what it did when it was recorded: a click that opened a
+    section then and only moves the focus now (a widget that no longer works, another
+    element under the same name) did not work — the recipe is not followed blindly to its
+    end."""
+    if not result.success or result.url_changed or result.meaningful_content_change or result.client_witness_override:
+        return result
+    reason = f"{result.reason}. When this step was recorded the page changed; now only the focus moved"
+    log.info("verification.replay_without_recorded_change")
+    return result.model_copy(
+        update={
+            "success": False,
+            "action_succeeded": False,
+            "confidence": min(result.confidence, 0.5),
+            "reason": reason,
+            "semantic_summary": reason[:300],
+            "error_category": "no_change",
+        }
+    )
 
 
 def _form_not_opened(

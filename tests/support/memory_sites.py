@@ -28,7 +28,7 @@ class Clinic:
     overlay: bool = False  # a notice covers the form the first time it opens, until closed
     twin_save: bool = False  # the form has two look-alike Save buttons (only one works)
     broken_live: bool = False  # the working control stops working too
-    focusable: bool = False  # the dead control is a real button: a click gives it the focus
+    focusable: bool = False  # the controls are real buttons and links: a click gives them the focus
     state: str = "home"
     first: str = ""
     last: str = ""
@@ -51,9 +51,10 @@ class Clinic:
             "cards": ("Create patient", "Create patient now", ["section: Quick actions"], ["card: Patients"]),
         }[self.layout]
         dead = {"i": self._id("dead"), "r": "btn", "n": dead_name, "ctx": dead_ctx, "xy": [120, 40], "box": [60, 25, 120, 30]}
-        if self.focused == "dead":
-            dead["s"] = "focused"
         live = {"i": self._id("live"), "r": "link", "n": live_name, "ctx": live_ctx, "xy": [400, 300], "box": [330, 290, 140, 20]}
+        for key, node in (("dead", dead), ("live", live)):
+            if self.focused == key:
+                node["s"] = "focused"
         return [dead, live] if self.dead_first else [live, dead]
 
     def tree(self) -> list[dict[str, Any]]:
@@ -95,7 +96,7 @@ class Clinic:
             return
         if action.name == "click":
             self.clicks.append(key)
-            self.focused = key if key == "dead" and self.focusable else ""
+            self.focused = key if key in ("dead", "live") and self.focusable else ""  # a link that navigates loses it with its page
             if key == "close":
                 self.overlay = False
             elif self.overlay and key in ("first", "last", "save", "twin"):

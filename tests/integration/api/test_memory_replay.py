@@ -94,6 +94,20 @@ async def test_a_replayed_step_that_fails_demotes_the_recipe(api: Api) -> None:
     assert later[0]["memory"]["missReason"] == "this goal's recipe was demoted after a replay failed"
 
 
+async def test_a_replayed_step_is_held_to_the_change_it_made_when_recorded(api: Api) -> None:
+    """The recorded link opened the form; now it only takes the focus (a widget that broke).
+    The focus is not the change the recorded run proved: the step failed, the recipe is not
+    followed blindly, and the task is not completed."""
+    await learn(api)
+    recipe = (await api.store.recipes.list("tenant-a"))[0]
+    assert recipe.steps[0].get("changed") is True
+    clinic, answers = await run(api, "nav", PEOPLE[2], broken_live=True, focusable=True)
+    assert answers[0]["memory"]["replay"] == "HIT" and clinic.clicks[0] == "live"
+    assert answers[1]["verification"]["success"] is False and answers[1]["memory"]["replay"] != "HIT"
+    assert answers[-1]["status"] != "completed" and not clinic.done("Alan Turing")
+    assert (await api.store.recipes.get("tenant-a", recipe.id)).status == "demoted"  # type: ignore[union-attr]
+
+
 async def test_a_tenant_can_switch_replay_off(api: Api) -> None:
     await learn(api)
     response = await api.client.put("/api/memory/settings", json={"replay": False}, headers=api.headers())
