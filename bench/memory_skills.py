@@ -13,6 +13,8 @@ raw database files. Runs:
 * ``lying`` — the tune phrasings with ``bench.lying_model.LyingGemini("lying")`` as the model,
   every 3rd task on a broken site (its real control is dead too: nothing can succeed, the
   model still claims it did);
+* ``replay`` — the ``main`` stream with replay of verified flows on too: round trips of the
+  tasks served wholly from a recipe against those that were not;
 * ``focusable`` — decoys that are plain focusable ``<button>`` elements: a click moves the
   focus, which alone does not prove that it opened the form the plan types into next (the
   step is corrected), nor that a sign-in submitted (the user is asked to confirm).
@@ -39,14 +41,14 @@ import httpx
 
 from bench.lying_model import FAKE_API_KEY, LyingGemini
 from bench.memory_decoy_site import DOMAINS, Site, read_dead_clicks_js
-from bench.memory_skills_report import TaskResult, summarise, targets, write
+from bench.memory_skills_report import TaskResult, replay_summary, summarise, targets, write
 from bench.memory_skills_stream import PHRASING_SETS, TENANTS, StreamItem, stream
 from client import InteractAnswer, StabilityConfig, StepwiseClient, launch_browser, new_context, run_task
 from client.local_server import local_server, sqlite_url
 
 REPO: Final = Path(__file__).resolve().parents[1]
 DEFAULT_OUT: Final = REPO / "bench" / "results" / "memory-skills"
-RUNS: Final = ("main", "heldout", "lying", "focusable")
+RUNS: Final = ("main", "heldout", "lying", "focusable", "replay")
 HOST_RULES: Final = "--host-resolver-rules=MAP *.test 127.0.0.1"
 _NO_MODEL: Final = {"GEMINI_API_KEY": "", "STEPWISE_GEMINI_API_KEY": "", "GEMINI_BASE_URL": "", "TAVILY_API_KEY": "", "STEPWISE_TAVILY_API_KEY": ""}
 _MEMORY: Final = {"STEPWISE_MEMORY_SKILLS": "true", "STEPWISE_MEMORY_REPLAY": "false"}
@@ -116,6 +118,7 @@ async def play(browser: Any, api: RecordingClient, site: Site, port: int, item: 
         answers_with_skill=sum(bool(skills_of(a)) for _, a in api.answers), skills_used=used,
         dead_clicks=record.dead_clicks(), dead_clicks_after_skill=record.dead_clicks(first_skill_at) if first_skill_at else 0,
         model_calls=result.model_calls, elapsed_s=round(time.monotonic() - began, 2), site_events=record.kinds(), broken=task.broken,
+        replay=[str((a.get("memory") or {}).get("replay") or "") for _, a in api.answers],
     )  # fmt: skip
 
 
@@ -206,6 +209,8 @@ def run_one(name: str, args: argparse.Namespace, site: Site, port: int) -> dict[
         phrasings, description = PHRASING_SETS["heldout"], "held-out phrasing, no model"
     elif name == "focusable":
         tasks, focusable, description = args.focusable_tasks, True, "decoys are plain focusable <button>s, tune phrasings, no model"
+    elif name == "replay":
+        env, description = {**env, "STEPWISE_MEMORY_REPLAY": "true"}, "tune phrasings, no model, replay of verified flows on as well"
     elif name == "lying":
         tasks, description = args.lying_tasks, f"tune phrasings, LyingGemini('lying') as the model, every {args.lying_broken_every}-th task on a broken site"
     broken = args.lying_broken_every if name == "lying" else 0
@@ -221,6 +226,7 @@ def run_one(name: str, args: argparse.Namespace, site: Site, port: int) -> dict[
     store["skills_listed"] = played["store"]["lists"]
     return {
         "description": description,
+        **({"replay": replay_summary(played["results"])} if name == "replay" else {}),
         "summary": summary,
         "targets": targets(summary, lying=name == "lying"),
         "store": store,

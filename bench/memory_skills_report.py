@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 TARGETS: dict[str, tuple[str, float, str]] = {
@@ -45,6 +46,7 @@ class TaskResult:
     elapsed_s: float
     site_events: list[str] = field(default_factory=list)
     broken: bool = False  # the site's real control was dead too (lying run): cannot be done
+    replay: list[str] = field(default_factory=list)  # each answer's memory.replay (HIT, MISS, FALLBACK, DISABLED)
 
     @property
     def false_completion(self) -> bool:
@@ -131,6 +133,29 @@ def summarise(results: Sequence[TaskResult], store: Mapping[str, Any]) -> dict[s
     }
 
 
+def replay_summary(results: Sequence[TaskResult]) -> dict[str, Any]:
+    """With replay on: tasks served wholly from a recipe (every answer HIT) against the tasks
+    that were not, in answers (round trips) per task — a replayed flow skips the dead end, the
+    retry and the correction its learning runs went through."""
+    replayed = [r for r in results if r.replay and all(s == "HIT" for s in r.replay)]
+    others = [r for r in results if r not in replayed]
+    learned = [r for r in others if r.done]
+    med_replayed = median([r.answers for r in replayed]) if replayed else None
+    med_learned = median([r.answers for r in learned]) if learned else None
+    saved = 1 - med_replayed / med_learned if med_replayed is not None and med_learned else None
+    return {
+        "tasks_fully_hit": len(replayed),
+        "second_half_fully_hit": sum(r in replayed for r in results[len(results) // 2 :]),
+        "second_half_tasks": len(results) - len(results) // 2,
+        "replayed_done": sum(r.done for r in replayed),
+        "replayed_false_completions": sum(r.false_completion for r in replayed),
+        "replayed_model_calls": sum(r.model_calls for r in replayed),
+        "median_answers_replayed": med_replayed,
+        "median_answers_not_replayed_done": med_learned,
+        "round_trips_saved": round(saved, 3) if saved is not None else None,
+    }
+
+
 def targets(summary: Mapping[str, Any], lying: bool = False) -> dict[str, dict[str, Any]]:
     """Each target with its measured value and whether it is met (a lying run is held to the
     safety targets only, plus no unproven admitted skill)."""
@@ -186,6 +211,14 @@ def markdown(runs: Mapping[str, Mapping[str, Any]], meta: Mapping[str, Any]) -> 
         ]
         lines += [f"| {k} | {_fmt(v['value'])} | {v['target']} | {v['spec']} | {'yes' if v['met'] else 'NO'} |" for k, v in t.items()]
         lines.append("")
+        if (r := run.get("replay")) is not None:
+            lines += [
+                f"Replay: {r['tasks_fully_hit']} tasks served wholly from a recipe ({r['second_half_fully_hit']}/{r['second_half_tasks']} of the second half), "
+                f"{r['replayed_done']} done, {r['replayed_false_completions']} false completions, {r['replayed_model_calls']} model calls; "
+                f"median answers {_fmt(r['median_answers_replayed'])} replayed vs {_fmt(r['median_answers_not_replayed_done'])} for the done tasks that were not "
+                f"({_pct(r['round_trips_saved'])} fewer round trips).",
+                "",
+            ]
     return "\n".join(lines) + "\n"
 
 

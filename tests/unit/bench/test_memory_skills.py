@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from pathlib import Path
 
 import httpx
 
 from bench.memory_decoy_site import Event, Record, Site, Task, record_home, signin_page
-from bench.memory_skills_report import TaskResult, hit_rates, summarise, targets, write
+from bench.memory_skills_report import TaskResult, hit_rates, replay_summary, summarise, targets, write
 from bench.memory_skills_stream import PHRASING_SETS, TENANTS, stream
 
 
@@ -79,3 +80,13 @@ def test_the_report_is_written(tmp_path: Path) -> None:
     paths = write(tmp_path, {"main": {"description": "d", "summary": summary, "targets": targets(summary), "store": store}}, {"seed": 1})
     text = paths["markdown"].read_text()
     assert "user names found: 3" in text and "used one (100.0 %)" in text and "| effectiveness | 1.000 |" in text and paths["json"].exists()
+
+
+def test_replay_round_trips_compare_wholly_replayed_tasks_with_the_done_others() -> None:
+    learned = [dataclasses.replace(result(n, answers=6), replay=["MISS"] * 6) for n in (1, 2)]
+    replayed = [dataclasses.replace(result(n, answers=3), replay=["HIT"] * 3) for n in (3, 4)]
+    partly = dataclasses.replace(result(5, answers=5), replay=["HIT", "FALLBACK", "HIT", "HIT", "HIT"])
+    figures = replay_summary([*learned, *replayed, partly])
+    assert figures["tasks_fully_hit"] == 2 and (figures["second_half_fully_hit"], figures["second_half_tasks"]) == (2, 3)
+    assert figures["median_answers_replayed"] == 3 and figures["median_answers_not_replayed_done"] == 6
+    assert figures["round_trips_saved"] == 0.5 and figures["replayed_false_completions"] == 0
