@@ -1,11 +1,13 @@
 """A page's interactive skeleton as 16 hex characters: what a remembered step expects to see.
 
 Two pages share a fingerprint when they offer the same kinds of controls in the same kinds
-of places: the multiset of (role, input type, frame, kinds of the containers) of the visible
-elements, and whether a dialog or overlay covers the page. Names, values, free text, ids,
-positions and order are left out, so relabelled buttons (a MiniWoB episode), renumbered
-ids, shuffled siblings and wrapper divs keep it; a new field, a different form or a dialog
-appearing change it.
+of places: the set of (role, input type, frame, kinds of the containers) of the visible
+elements, each with "one" or "several", and whether a dialog or overlay covers the page.
+Names, values, free text, ids, positions, order and exact counts are left out, so relabelled
+buttons, a list of three links or of five (a feed, a MiniWoB episode), renumbered ids,
+shuffled siblings and wrapper divs keep it; a new kind of control, a second field where there
+was one, a different form or a dialog appearing change it. A looser match costs nothing in
+safety: each replayed step must still find its target, uniquely, and is verified.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def _compute(page: PageState) -> str:
         kinds = kinds.lower().replace(" ", "")  # "row/form" (the text is left out)
         covered = covered or "dialog" in kinds.split("/")
         counts[f"{normalize_role(role)}|{(input_type or '').strip().lower()}|{frame}|{kinds}"] += n
-    lines = sorted(f"{key}|{n}" for key, n in counts.items())
+    lines = sorted(f"{key}|{'1' if n == 1 else 'n'}" for key, n in counts.items())
     lines.append(f"covered={int(covered)}")
     return blake2b("\n".join(lines).encode(), digest_size=8).hexdigest()
 

@@ -61,9 +61,21 @@ def test_wrapper_divs_renamed_labels_and_values_keep_it() -> None:
     assert page_fingerprint(_signup()) == page_fingerprint(_signup(("Full name", "E-mail"), wrap=True, form="Register"))
 
 
-def test_a_new_field_changes_it() -> None:
-    assert page_fingerprint(_signup()) != page_fingerprint(_signup(("Name", "Email", "Phone")))
-    assert page_fingerprint(_buttons(["a", "b"])) != page_fingerprint(_buttons(["a", "b", "c"]))
+def test_one_or_several_counts_not_how_many() -> None:
+    assert page_fingerprint(_signup(("Name",))) != page_fingerprint(_signup())
+    assert page_fingerprint(_buttons(["a"])) != page_fingerprint(_buttons(["a", "b"]))
+    assert page_fingerprint(_signup()) == page_fingerprint(_signup(("Name", "Email", "Phone")))  # a feed, an episode's list
+    assert page_fingerprint(_buttons(["a", "b"])) == page_fingerprint(_buttons(["a", "b", "c", "d", "e"]))
+
+
+def test_a_new_kind_of_control_changes_it() -> None:
+    plain = _signup()
+    with_box = PageState.from_html(
+        '<main><form aria-label="Sign up"><label>Name <input></label><label>Email <input></label>'
+        '<label><input type="checkbox"> News</label><button>Create</button></form><a href="/help">Help</a></main>',
+        url="https://a.test/signup",
+    )
+    assert page_fingerprint(plain) != page_fingerprint(with_box)
 
 
 def test_a_different_form_changes_it() -> None:
