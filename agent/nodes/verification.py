@@ -15,7 +15,7 @@ from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
 from observability import record_chain_recovery, record_chain_result, record_correction, record_verification
 from planning import Plan
-from verification import BeforeState, ExpectedOutcome, PageState, StepHint, VerificationResult, verify_action_with_observations
+from verification import BeforeState, ErrorCategory, ExpectedOutcome, PageState, StepHint, VerificationResult, verify_action_with_observations
 
 log = structlog.get_logger(__name__)
 
@@ -124,20 +124,10 @@ def _as_recorded(result: VerificationResult) -> VerificationResult:
     section then and only moves the focus now (a widget that no longer works, another
     element under the same name) did not work — the recipe is not followed blindly to its
     end."""
-    if not result.success or result.url_changed or result.meaningful_content_change or result.client_witness_override:
+    if not _only_focus(result):
         return result
-    reason = f"{result.reason}. When this step was recorded the page changed; now only the focus moved"
     log.info("verification.replay_without_recorded_change")
-    return result.model_copy(
-        update={
-            "success": False,
-            "action_succeeded": False,
-            "confidence": min(result.confidence, 0.5),
-            "reason": reason,
-            "semantic_summary": reason[:300],
-            "error_category": "no_change",
-        }
-    )
+    return _failed(result, "When this step was recorded the page changed; now only the focus moved", "no_change")
 
 
 def _form_not_opened(
@@ -147,24 +137,23 @@ def _form_not_opened(
     an ``open`` step's click and the page does not show the form the plan opens next, the
     step failed: the correction looks for the control that does open it (a dead "Add" button
     next to the working one), instead of the plan going on to fields that are not there."""
-    if not result.success or result.url_changed or result.meaningful_content_change or result.client_witness_override:
-        return result
-    if plan is None or step_index is None or not 0 <= step_index < len(plan.steps):
+    if not _only_focus(result) or plan is None or step_index is None or not 0 <= step_index < len(plan.steps):
         return result
     if not action.startswith("click(") or form_opened(plan.steps[step_index], page, plan) is not False:
         return result
-    reason = f"{result.reason}. Only the focus moved: the form this should open is not on the page"
     log.info("verification.form_not_opened", action=action[:200])
-    return result.model_copy(
-        update={
-            "success": False,
-            "action_succeeded": False,
-            "confidence": min(result.confidence, 0.5),
-            "reason": reason,
-            "semantic_summary": reason[:300],
-            "error_category": "next_goal_missing",
-        }
-    )
+    return _failed(result, "Only the focus moved: the form this should open is not on the page", "next_goal_missing")
+
+
+def _only_focus(result: VerificationResult) -> bool:
+    """A success whose only trace is the focus (no URL, content or client-seen change)."""
+    return result.success and not (result.url_changed or result.meaningful_content_change or result.client_witness_override)
+
+
+def _failed(result: VerificationResult, why: str, category: ErrorCategory) -> VerificationResult:
+    reason = f"{result.reason}. {why}"
+    update = {"success": False, "action_succeeded": False, "confidence": min(result.confidence, 0.5), "reason": reason, "semantic_summary": reason[:300], "error_category": category}
+    return result.model_copy(update=update)
 
 
 def _complete_step(plan: Plan, step_index: int) -> bool:
