@@ -276,8 +276,13 @@ const nameOf = (el, visible) => {
     if (wrapping) { const t = textWithout(wrapping, el); if (t) return t; }
     const placeholder = collapse(el.getAttribute('placeholder'), NAME_MAX);
     if (placeholder) return placeholder;
-    // <label>Username</label><input>: a label right before the control that names no other one.
-    const previous = el.previousElementSibling;
+    // <label>Username</label><input>: a label right before the control that names no other one
+    // (also when wrappers that hold nothing else came between them: <label>…</label><div><input></div>).
+    let anchor = el;
+    for (let depth = 0; depth < 3 && !anchor.previousElementSibling && anchor.parentElement && anchor.parentElement.children.length === 1; depth++) {
+      anchor = anchor.parentElement;
+    }
+    const previous = anchor.previousElementSibling;
     if (previous && previous.tagName.toLowerCase() === 'label' && !previous.htmlFor && !previous.querySelector('input,select,textarea')) {
       const t = textWithout(previous, el);
       if (t) return t;

@@ -114,6 +114,8 @@ async def test_names_roles_states_and_frames(page: Page, probe: PageProbe, pages
     assert by_name(tree, "Close window")["r"] == "btn"  # title: the only text is aria-hidden
     assert by_name(tree, "Company logo")["r"] == "link"  # alt of the image inside
     assert by_name(tree, "Send form")["r"] == "btn"  # value of a submit input
+    assert by_name(tree, "Nickname")["r"] == "inp"  # the label before the wrappers that hold only the input
+    assert "Pet name" not in names(tree)  # a label before a box that holds more than the input names none of it
     password = by_name(tree, "Password")
     assert password["v"] == "•" * 7  # a password the agent did not type is never sent
     assert by_name(tree, "Overview") == {**by_name(tree, "Overview"), "r": "tab", "s": "selected"}
