@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         "started": started, "finished": datetime.now(UTC).isoformat(timespec="seconds"), "seed": args.seed,
         "tasks": args.tasks, "lying_tasks": args.lying_tasks, "lying_broken_every": args.lying_broken_every, "focusable_tasks": args.focusable_tasks, "habit": args.habit,
         "tenants": list(TENANTS), "domains": list(DOMAINS), "max_steps": args.max_steps,
-        "server": "local, SQLite, STEPWISE_MEMORY_SKILLS=true, STEPWISE_MEMORY_REPLAY=false",
+        "server": "local, SQLite, STEPWISE_MEMORY_SKILLS=true, STEPWISE_MEMORY_REPLAY=false (true in the replay run)",
     }  # fmt: skip
     paths = write(args.out, runs, meta)
     if not args.quiet:
