@@ -15,7 +15,7 @@ templates, the secret scrub and the ranking live in their own modules.
 
 from agent.memory.load import load_memory
 from agent.memory.recipes import choose, serve
-from agent.memory.remember import Lesson, remember
+from agent.memory.remember import Lesson, goal_values, remember
 from agent.memory.skills import Applicable, hints, steer, steer_action
 from agent.memory.status import MemoryContext, MemoryStatus, RecallState, ReplayStatus
 
@@ -27,6 +27,7 @@ __all__ = [
     "RecallState",
     "ReplayStatus",
     "choose",
+    "goal_values",
     "hints",
     "load_memory",
     "remember",

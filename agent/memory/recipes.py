@@ -7,7 +7,10 @@ for each verified action the fingerprint of the page it was decided on
 semantics (role, accessible name, label, container; never ids or positions). Waits,
 scrolls, failed actions and the dead ends a correction left behind are not part of it.
 
-Two verified runs of the same flow promote it (:data:`PROMOTE_AFTER`). A replayed step is
+Two verified runs of the same flow promote it (:data:`PROMOTE_AFTER`): one recipe per page
+skeleton the flow was verified on, the runs counted over the flow (:func:`same_flow`), so a
+flow verified once on a page with three distractor buttons and once on one with none is
+served on those two skeletons, and on no other. A replayed step is
 served only when the live page has the recorded fingerprint and the target is
 re-identified on it uniquely (two candidates are a miss, never a guess); it is then sent
 and verified like any other step. A replayed step that fails demotes the recipe.
@@ -37,6 +40,7 @@ PROMOTE_AFTER: Final = 2  # verified runs in distinct tasks before a recipe is r
 RECIPE_CAP: Final = 10_000  # per tenant, like skills
 REPLAYABLE: Final = frozenset({"click", "setValue", "select", "press", "hover"})
 _VALUED: Final = frozenset({"setValue", "select", "press"})
+_OTHER_PAGE: Final = "the page differs from the recorded one (fingerprint)"
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,18 @@ def build_recipe(
     return recipe
 
 
+def same_flow(a: Recipe, b: Recipe) -> bool:
+    """Whether two recipes are one flow recorded on other page skeletons: the same template
+    and the same actions on the same targets with the same values, fingerprints aside (a
+    page with a promotional box, or another number of distractor controls, is the same
+    flow on another skeleton)."""
+    return a.tenant_id == b.tenant_id and a.domain == b.domain and a.template == b.template and _shape(a) == _shape(b)
+
+
+def _shape(recipe: Recipe) -> list[dict[str, Any]]:
+    return [{k: v for k, v in step.items() if k not in ("fingerprint", "changed")} for step in recipe.steps]
+
+
 def _unused(template: GoalTemplate, steps: list[dict[str, Any]]) -> list[str]:
     """The template's variables no step binds (as a typed value or in a target's name)."""
     text = json.dumps(steps, ensure_ascii=False)
@@ -183,13 +199,15 @@ def choose(recipes: Iterable[Recipe], goal: str, page: PageState) -> Served:
             return Served(None, None, miss_reason="this goal's recipe was demoted after a replay failed")
         return Served(None, None, miss_reason=f"recipe not promoted yet ({best.verified_runs} of {PROMOTE_AFTER} verified runs)")
     fingerprint = page_fingerprint(page)
-    reasons = []
+    misses: list[Served] = []
     for recipe in promoted:
         served = serve(recipe, 0, goal, page, fingerprint=fingerprint)
         if served.hit:
             return served
-        reasons.append(served.miss_reason or "")
-    return Served(promoted[0], 0, miss_reason=reasons[0])
+        misses.append(served)
+    # The reason worth telling is that of a recipe recorded on this very page, if any.
+    on_this_page = [m for m in misses if m.miss_reason != _OTHER_PAGE]
+    return (on_this_page or misses)[0]
 
 
 def serve(recipe: Recipe, start: int, goal: str, page: PageState, *, fingerprint: str | None = None, limit: int = 10) -> Served:
@@ -206,7 +224,7 @@ def serve(recipe: Recipe, start: int, goal: str, page: PageState, *, fingerprint
         start += 1  # a field that already shows the step's value: sending it changes nothing, so nothing verifies it
     first = recipe.steps[start]
     if first.get("fingerprint") != fingerprint:
-        return Served(recipe, start, miss_reason="the page differs from the recorded one (fingerprint)")
+        return Served(recipe, start, miss_reason=_OTHER_PAGE)
     actions: list[Action] = []
     for raw in recipe.steps[start : start + limit]:
         if raw.get("fingerprint") != fingerprint or (actions and _already_holds(raw, fingerprint, page, bindings)):

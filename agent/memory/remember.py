@@ -18,12 +18,12 @@ from typing import Any, Final
 
 import structlog
 
-from agent.memory.recipes import PROMOTE_AFTER, RECIPE_CAP, build_recipe, recorded
+from agent.memory.recipes import PROMOTE_AFTER, RECIPE_CAP, build_recipe, recorded, same_flow
 from agent.memory.skills import ADMIT_AFTER, SKILL_CAP, lesson, weakest
 from agent.memory.status import MemoryContext, RecallState
 from observability import record_memory_saved, record_skill_use
-from storage import Store, Task, TaskAction
-from verification import ActionSyntaxError, VerificationResult, parse_action
+from storage import Recipe, Store, Task, TaskAction
+from verification import ActionSyntaxError, Contract, VerificationResult, parse_action
 
 log = structlog.get_logger(__name__)
 
@@ -47,6 +47,30 @@ class Lesson:
     now: datetime
     values: list[str] = dataclasses.field(default_factory=list)  # the goal's values the contract names (for templates)
     held: list[str] = dataclasses.field(default_factory=list)  # of those, the values a field must hold (field_value, choice)
+
+
+def goal_values(contract: Contract | None) -> tuple[list[str], list[str]]:
+    """The values a goal chooses, read from its contract: each clause's value (what a field
+    must hold, the option to choose, the message to see) and the name of each control the
+    goal sets on or off ("Select GDKkQ": which box is the goal's data, so it is a template
+    variable). The second list is those a field or control must *hold*: one no step set
+    (it already held it) means the flow cannot be replayed for another value.
+
+    The names of what the goal clicks stay literal: "Click Save" must not become a template
+    that binds "Click Delete"."""
+    if contract is None:
+        return [], []
+    values: list[str] = []
+    held: list[str] = []
+    for clause in contract.clauses:
+        if clause.value:
+            values.append(clause.value)
+            if clause.kind in ("field_value", "choice"):
+                held.append(clause.value)
+        elif clause.kind == "control" and clause.state in ("checked", "unchecked") and clause.target is not None and clause.target.name:
+            values.append(clause.target.name)
+            held.append(clause.target.name)
+    return values, held
 
 
 async def remember(lesson_in: Lesson, store: Store) -> None:
@@ -162,13 +186,27 @@ async def _task_ended(x: Lesson, store: Store) -> None:
         recipe = recipe.model_copy(update={"round_trips": x.task.step_index, "tokens": sum(u.total_tokens for u in usage)})
     stored = await store.recipes.record_run(recipe, x.task.id, x.now)
     log.info("memory.recipe_run", recipe=stored.id, runs=stored.verified_runs, status=stored.status)
-    if stored.status == "candidate" and stored.verified_runs >= PROMOTE_AFTER:
-        await store.recipes.set_status(x.task.tenant_id, stored.id, "promoted")
-        log.info("memory.recipe_promoted", recipe=stored.id)
+    await _promote(stored, store)
     if stored.verified_runs == 1 and await store.recipes.count(x.task.tenant_id) > RECIPE_CAP:
         everything = await store.recipes.list(x.task.tenant_id, None, limit=RECIPE_CAP + 100)
         ranked = sorted(everything, key=lambda r: (r.status == "promoted", r.verified_runs, r.last_used), reverse=True)
         await store.recipes.evict(x.task.tenant_id, [r.id for r in ranked[RECIPE_CAP:]])
+
+
+async def _promote(stored: Recipe, store: Store) -> None:
+    """Promote the flow once it has :data:`PROMOTE_AFTER` verified runs, counted over every
+    skeleton it was recorded on (a demoted one's runs do not count, and it stays demoted)."""
+    if stored.status != "candidate":
+        return
+    flow = [r for r in await store.recipes.find(stored.tenant_id, stored.domain, limit=200) if r.status != "demoted" and same_flow(r, stored)]
+    if all(r.id != stored.id for r in flow):
+        flow.append(stored)
+    if sum(r.verified_runs for r in flow) < PROMOTE_AFTER:
+        return
+    for recipe in flow:
+        if recipe.status == "candidate":
+            await store.recipes.set_status(stored.tenant_id, recipe.id, "promoted")
+            log.info("memory.recipe_promoted", recipe=recipe.id, flow_runs=sum(r.verified_runs for r in flow), skeletons=len(flow))
 
 
 def _typed(steps: list[TaskAction]) -> list[str]:

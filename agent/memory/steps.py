@@ -70,7 +70,7 @@ def _semantics(action_text: str, page: PageState) -> dict[str, Any] | None:
     except ActionSyntaxError:
         return None
     element = page.element(action.target) if action.target else None
-    return describe_target(element).to_dict() if element is not None else None
+    return describe_target(element, page=page).to_dict() if element is not None else None
 
 
 def recall_after(state: InteractState, task: Task, memory: MemoryStatus) -> dict[str, Any] | None:

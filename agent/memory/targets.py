@@ -10,12 +10,18 @@ target are misses — memory is never blind.
 
 Recorded text may hold ``{name}`` references to the goal's variables (``button "Delete
 {v1}"``); literal braces are stored doubled (``{{``, ``}}``), as in :meth:`str.format`.
+
+Position is not identity, with one exception: when the goal itself says which of several
+look-alikes it means ("the 2nd input textbox") and the recorded element was that one, the
+target keeps ``nth`` as a reference to the goal's ordinal, and re-identification takes the
+n-th of the look-alikes in page order.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -28,6 +34,8 @@ _REF: Final = re.compile(r"\{\{|\}\}|\{(\w+)\}")
 _NO_BINDINGS: Final[Mapping[str, str]] = {}
 _ANY: Final = "…"
 _INSTANCE_KINDS: Final = frozenset({"row", "item", "card"})
+_ORDINAL: Final = re.compile(r"(\d{1,3})(?:st|nd|rd|th)?")
+_ORDINAL_WORD: Final = re.compile(r"\d{1,3}(?:st|nd|rd|th)")
 
 
 class MissingBinding(KeyError):
@@ -47,10 +55,11 @@ class SemanticTarget:
     container: tuple[str, ...] = ()
     href: str | None = None
     field: str | None = None  # a form control's name attribute: what a swapped label cannot change
+    nth: str | None = None  # which look-alike, in page order: "2" as recorded, "{v1}" once the goal's ordinal says it
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"role": self.role, "name": self.name}
-        for key in ("placeholder", "input_type", "context", "href", "field"):
+        for key in ("placeholder", "input_type", "context", "href", "field", "nth"):
             value = getattr(self, key)
             if value:
                 data[_CAMEL.get(key, key)] = value
@@ -73,6 +82,7 @@ class SemanticTarget:
             container=tuple(str(c) for c in data.get("container") or ()),
             href=text("href"),
             field=text("field"),
+            nth=text("nth"),
         )
 
     def describe(self) -> str:
@@ -84,11 +94,13 @@ class SemanticTarget:
             out += f' near "{_shown(self.context)}"'
         if self.container:
             out += f" in {_shown(self.container[0])}"
+        if self.nth:
+            out += f" (number {_shown(self.nth)} of those)"
         return out
 
     def references(self) -> set[str]:
         """The variable names this target refers to."""
-        texts = (self.name, self.placeholder, self.context, self.href, *self.container)
+        texts = (self.name, self.placeholder, self.context, self.href, self.nth, *self.container)
         return {m.group(1) for t in texts if t for m in _REF.finditer(t) if m.group(1)}
 
 
@@ -159,9 +171,11 @@ def _escaped(text: str | None) -> str | None:
     return _NO_VALUES.template(text)
 
 
-def describe_target(element: PageElement, variables: Mapping[str, str] = _NO_BINDINGS) -> SemanticTarget:
+def describe_target(element: PageElement, variables: Mapping[str, str] = _NO_BINDINGS, *, page: PageState | None = None) -> SemanticTarget:
     """The semantic target of ``element``, with the goal's variable values written as
-    ``{name}`` references. Never positions, ids, classes or the value typed into it."""
+    ``{name}`` references. Never ids, classes or the value typed into it; its place among
+    look-alikes (``nth``) only when ``page`` is given and it has look-alikes there — kept
+    by :func:`templated` only where the goal's ordinal names it."""
     raw = SemanticTarget(
         role=normalize_role(element.role),
         name=_escaped(element.name) or "",
@@ -172,14 +186,19 @@ def describe_target(element: PageElement, variables: Mapping[str, str] = _NO_BIN
         href=_escaped(href_path(element.href)),
         field=element.field_name,
     )
-    return templated(raw, variables)
+    if page is not None:
+        alike = _candidates(raw, page, _NO_BINDINGS)
+        if len(alike) > 1 and element in alike:
+            raw = dataclasses.replace(raw, nth=str(alike.index(element) + 1))
+    return templated(raw, variables) if variables else raw
 
 
 def templated(target: SemanticTarget, variables: Mapping[str, str]) -> SemanticTarget:
     """A target described without variables (:func:`describe_target` with none), with the
-    goal's variable values written as ``{name}`` references — as if described with them."""
+    goal's variable values written as ``{name}`` references — as if described with them.
+    A recorded place among look-alikes is kept only as the goal's ordinal."""
     if not variables:
-        return target
+        return dataclasses.replace(target, nth=_ordinal_reference(target.nth, variables))
     values = _Values.of(variables)
     name = values.template(_shown(target.name)) or ""
     context = values.template(_shown(target.context) if target.context else None)
@@ -195,7 +214,27 @@ def templated(target: SemanticTarget, variables: Mapping[str, str]) -> SemanticT
         container=tuple(_instance(c, bool(_refs(name) or _refs(context))) for c in (values.template(_shown(c)) for c in target.container) if c),
         href=href,
         field=target.field,
+        nth=_ordinal_reference(target.nth, variables),
     )
+
+
+def ordinal(text: str | None) -> int | None:
+    """``2nd`` → 2, ``3`` → 3; ``None`` for anything else."""
+    match = _ORDINAL.fullmatch((text or "").strip().lower())
+    return int(match.group(1)) if match else None
+
+
+def _ordinal_reference(nth: str | None, variables: Mapping[str, str]) -> str | None:
+    """A recorded place among look-alikes stays only as the goal's own ordinal (``{v1}`` for
+    "the 2nd textbox" when the element was the 2nd): position is not identity otherwise."""
+    if not nth:
+        return None
+    if _REF.fullmatch(nth):
+        return nth  # already a reference
+    for name, value in variables.items():
+        if _ORDINAL_WORD.fullmatch(str(value).strip().lower()) and ordinal(str(value)) == ordinal(nth):
+            return "{" + name + "}"
+    return None
 
 
 _NO_VALUES: Final = _Values.of(_NO_BINDINGS)
@@ -283,20 +322,17 @@ def _containers_agree(recorded: tuple[Callable[[str], bool], ...], live: tuple[s
     return len(recorded) == len(live) and all(agrees(fold(entry)) for agrees, entry in zip(recorded, live, strict=True))
 
 
-def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, str] = _NO_BINDINGS) -> Reidentified:
-    """The live element ``target`` names on ``page``: exactly one visible element agreeing
-    on every recorded attribute, not covered and not disabled; else a miss and why."""
-    try:
-        name = substitute(target.name, bindings)
-        placeholder = substitute(target.placeholder, bindings) if target.placeholder else None
-        context = substitute(target.context, bindings) if target.context else None
-        href = substitute(target.href, bindings) if target.href else None
-        container = tuple(_container_matcher(substitute(c, bindings)) for c in target.container)
-    except MissingBinding as missing:
-        return Reidentified(None, 0, f"no value bound to {{{missing.args[0]}}}")
+def _candidates(target: SemanticTarget, page: PageState, bindings: Mapping[str, str]) -> list[PageElement]:
+    """Every visible element agreeing on each recorded attribute, in page order (``nth``
+    aside); raises :class:`MissingBinding` for a reference with no value."""
+    name = substitute(target.name, bindings)
+    placeholder = substitute(target.placeholder, bindings) if target.placeholder else None
+    context = substitute(target.context, bindings) if target.context else None
+    href = substitute(target.href, bindings) if target.href else None
+    container = tuple(_container_matcher(substitute(c, bindings)) for c in target.container)
     index: dict[str, list[PageElement]] = page.memo("memory.by_name", lambda: _by_name(page))
     role = normalize_role(target.role)
-    found = [
+    return [
         element
         for element in index.get(fold(name), ())
         if normalize_role(element.role) == role
@@ -307,9 +343,24 @@ def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, s
         and (href is None or fold(href) == fold(href_path(element.href) or ""))
         and (target.field is None or target.field == element.field_name)
     ]
+
+
+def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, str] = _NO_BINDINGS) -> Reidentified:
+    """The live element ``target`` names on ``page``: exactly one visible element agreeing
+    on every recorded attribute (or, for a target with ``nth``, the n-th of them), not
+    covered and not disabled; else a miss and why."""
+    try:
+        found = _candidates(target, page, bindings)
+        nth = ordinal(substitute(target.nth, bindings)) if target.nth else None
+    except MissingBinding as missing:
+        return Reidentified(None, 0, f"no value bound to {{{missing.args[0]}}}")
     shown = target.describe()
     if not found:
         return Reidentified(None, 0, f"no element matches {shown}")
+    if target.nth:
+        if nth is None or not 1 <= nth <= len(found):
+            return Reidentified(None, len(found), f"{len(found)} elements match {shown}: no number {nth} among them")
+        found = [found[nth - 1]]
     if len(found) > 1:
         return Reidentified(None, len(found), f"{len(found)} elements match {shown}")
     element = found[0]
@@ -320,4 +371,4 @@ def reidentify(target: SemanticTarget, page: PageState, bindings: Mapping[str, s
     return Reidentified(element, 1, "")
 
 
-__all__ = ["MissingBinding", "Reidentified", "SemanticTarget", "describe_target", "href_path", "reidentify", "substitute", "templated"]
+__all__ = ["MissingBinding", "Reidentified", "SemanticTarget", "describe_target", "href_path", "ordinal", "reidentify", "substitute", "templated"]

@@ -10,7 +10,7 @@ from agent.chaining import chain_metadata
 from agent.contracts import contract_summary
 from agent.idempotency import completion
 from cost import UsageService
-from agent.memory import Lesson, MemoryStatus, remember
+from agent.memory import Lesson, MemoryStatus, goal_values, remember
 from agent.memory.steps import memory_status, recall_after, recall_info, records_steps
 from agent.progress import fingerprint
 from agent.secret_records import conceal_batch
@@ -117,13 +117,13 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     if outcome.skills:
         record_skill_use("applied", len(outcome.skills))
     log.info("graph.finalize", status=stored.status, step_index=step_index, action=outcome.action, version=stored.version, replay=memory.replay)
+    values, held = goal_values(contract)
     await remember(
         Lesson(
             task=stored, before=task, memory=ctx.memory, last_action=state.get("last_action"),
             steps=list(state.get("previous_actions") or []), verification=state.get("verification"),
             step_succeeded=state.get("step_succeeded") is True, secrets=list(secrets.values), now=now,
-            values=[c.value for c in contract.clauses if c.value] if contract is not None else [],
-            held=[c.value for c in contract.clauses if c.value and c.kind in ("field_value", "choice")] if contract is not None else [],
+            values=values, held=held,
         ),
         ctx.deps.store,
     )  # fmt: skip

@@ -29,6 +29,7 @@ class Clinic:
     twin_save: bool = False  # the form has two look-alike Save buttons (only one works)
     broken_live: bool = False  # the working control stops working too
     focusable: bool = False  # the controls are real buttons and links: a click gives them the focus
+    banner: str | None = None  # a promotional box on the list page, with a "checkbox" or a "tab": another skeleton, the same flow
     state: str = "home"
     first: str = ""
     last: str = ""
@@ -74,6 +75,9 @@ class Clinic:
                 nodes.append({"i": self._id("close"), "r": "btn", "n": "Close", "ctx": ["dialog: Cookie notice"], "xy": [600, 100], "box": [580, 90, 40, 20]})
             return nodes
         nodes = [*self._controls(), other]
+        if self.banner is not None:
+            role = {"checkbox": "checkbox", "tab": "tab"}[self.banner]
+            nodes.append({"i": "promo", "r": role, "n": "Subscribe to news", "ctx": ["section: News"], "xy": [900, 600], "box": [850, 590, 120, 20]})
         nodes += [{"i": f"row{n}", "r": "link", "n": name, "ctx": ["list: Patients"], "xy": [300, 400 + 20 * n], "box": [250, 390 + 20 * n, 100, 18]} for n, name in enumerate(self.saved)]
         if self.state == "saved":
             nodes.append({"i": "msg", "r": "status", "n": f"Patient {self.saved[-1]} saved"})

@@ -63,6 +63,26 @@ async def test_two_proven_runs_promote_a_recipe_served_later_with_no_model_call(
     assert all(s["modelCalls"] == 0 for s in detail["steps"])
 
 
+async def test_a_flow_verified_on_two_skeletons_is_served_on_both_and_on_no_other(api: Api) -> None:
+    """A promotional box makes another page skeleton; the flow is the same. One verified run
+    on each skeleton promotes the flow there, and nowhere else."""
+    for person, banner in ((PEOPLE[0], "checkbox"), (PEOPLE[1], None)):
+        clinic, answers = await run(api, "nav", person, banner=banner, id_offset=len(person[0]))
+        assert answers[-1]["status"] == "completed" and clinic.done(" ".join(person))
+    recipes = await api.store.recipes.list("tenant-a")
+    assert sorted((r.status, r.verified_runs) for r in recipes) == [("promoted", 1), ("promoted", 1)]
+    assert recipes[0].steps[0]["fingerprint"] != recipes[1].steps[0]["fingerprint"]
+
+    tripwire = Tripwire()
+    api.app.state.agent_deps.gateway = tripwire  # type: ignore[assignment]
+    for person, banner in ((PEOPLE[2], "checkbox"), (PEOPLE[3], None)):
+        clinic, answers = await run(api, "nav", person, banner=banner, id_offset=13, dead_first=False)
+        assert clinic.done(" ".join(person)) and replays(answers) == ["HIT"] * len(answers)
+    assert tripwire.calls == []
+    clinic, answers = await run(api, "nav", ("Barbara", "Liskov"), banner="tab", id_offset=3)
+    assert answers[0]["memory"]["replay"] == "MISS" and "fingerprint" in answers[0]["memory"]["missReason"]
+
+
 async def test_a_page_that_differs_falls_back_for_that_step_only(api: Api) -> None:
     await learn(api)
     clinic, answers = await run(api, "nav", PEOPLE[2], overlay=True)
