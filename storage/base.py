@@ -180,7 +180,8 @@ class RecipeRepository(Protocol):
     async def set_status(self, tenant_id: str, recipe_id: str, status: RecipeStatus) -> None: ...
     async def record_replay(self, tenant_id: str, recipe_id: str, success: bool, at: datetime) -> None:
         """One replayed episode: ``replays += 1``, ``last_used = at``; a failure also counts
-        ``failed_runs += 1`` and demotes the recipe."""
+        ``failed_runs += 1``, demotes the recipe and starts its ``verified_runs`` again from 0
+        (the runs that may promote it again are those after the failure)."""
     async def find(self, tenant_id: str, domain: str, limit: int = 50) -> list[Recipe]:
         """The domain's recipes of every status, most recently used first (only promoted ones
         are served; a candidate or a demoted one says why a goal was not replayed)."""

@@ -209,7 +209,7 @@ class Recipe(Record):
         description='Each {"fingerprint", "action", "target", "value": {"var"}|{"text"}|None}; steps on one page are chained when the chain rules allow',
     )
     status: RecipeStatus = "candidate"
-    verified_runs: int = 0
+    verified_runs: int = Field(default=0, description="Verified runs in distinct tasks (since its last demotion)")
     failed_runs: int = 0
     replays: int = Field(default=0, description="Episodes served from it")
     round_trips: int = Field(default=0, ge=0, description="Requests its first verified run took (what a replay is measured against)")

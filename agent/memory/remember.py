@@ -195,7 +195,14 @@ async def _task_ended(x: Lesson, store: Store) -> None:
 
 async def _promote(stored: Recipe, store: Store) -> None:
     """Promote the flow once it has :data:`PROMOTE_AFTER` verified runs, counted over every
-    skeleton it was recorded on (a demoted one's runs do not count, and it stays demoted)."""
+    skeleton it was recorded on (a demoted one's runs do not count for the others). A
+    demoted recipe is promoted again only by its own verified runs since it failed (the
+    planner did the flow twice more, and the page proved it each time)."""
+    if stored.status == "demoted":
+        if stored.verified_runs >= PROMOTE_AFTER:
+            await store.recipes.set_status(stored.tenant_id, stored.id, "promoted")
+            log.info("memory.recipe_promoted_again", recipe=stored.id, runs_since_demotion=stored.verified_runs)
+        return
     if stored.status != "candidate":
         return
     flow = [r for r in await store.recipes.find(stored.tenant_id, stored.domain, limit=200) if r.status != "demoted" and same_flow(r, stored)]

@@ -183,6 +183,7 @@ class MongoRecipes(RecipeMethods, _MongoMemory[Recipe]):
         changes: dict[str, Any] = {"last_used": to_utc(at)}
         if not success:
             changes["status"] = "demoted"
+            changes["verified_runs"] = 0  # a demoted recipe counts its verified runs afresh
         await self._coll.update_one(
             {"_id": recipe_id, "tenant_id": tenant_id},
             {"$inc": {"replays": 1, "failed_runs": int(not success)}, "$set": changes},

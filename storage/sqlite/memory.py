@@ -178,9 +178,10 @@ class SqliteRecipes(RecipeMethods, _SqliteMemory[Recipe]):
     ) -> None:
         await self._db.execute(
             "UPDATE recipes SET replays = replays + 1, failed_runs = failed_runs + ?,"
-            " status = CASE WHEN ? THEN status ELSE 'demoted' END, last_used = ?"
+            " status = CASE WHEN ? THEN status ELSE 'demoted' END,"
+            " verified_runs = CASE WHEN ? THEN verified_runs ELSE 0 END, last_used = ?"
             " WHERE tenant_id = ? AND id = ?",
-            (int(not success), int(success), iso(at), tenant_id, recipe_id),
+            (int(not success), int(success), int(success), iso(at), tenant_id, recipe_id),
         )
 
 

@@ -112,6 +112,19 @@ async def test_a_replayed_step_that_fails_demotes_the_recipe(api: Api) -> None:
     clinic, later = await run(api, "nav", PEOPLE[3])
     assert "HIT" not in replays(later) and clinic.done("Edsger Dijkstra")  # the planner again (steered by the skill), never the demoted recipe
     assert later[0]["memory"]["missReason"] == "this goal's recipe was demoted after a replay failed"
+    assert (await api.store.recipes.get("tenant-a", recipe.id)).verified_runs == 1  # type: ignore[union-attr]  # counted afresh
+
+
+async def test_a_demoted_recipe_is_promoted_again_by_two_verified_runs_after_it_failed(api: Api) -> None:
+    await learn(api)
+    await run(api, "nav", PEOPLE[2], broken_live=True)
+    for person in (PEOPLE[3], ("Barbara", "Liskov")):  # the planner, verified by the page, twice
+        clinic, answers = await run(api, "nav", person)
+        assert "HIT" not in replays(answers) and clinic.done(" ".join(person))
+    recipe = (await api.store.recipes.list("tenant-a"))[0]
+    assert (recipe.status, recipe.verified_runs, recipe.failed_runs) == ("promoted", 2, 1)
+    clinic, answers = await run(api, "nav", ("Ken", "Thompson"), dead_first=False)
+    assert clinic.done("Ken Thompson") and replays(answers) == ["HIT"] * len(answers)
 
 
 async def test_a_replayed_step_is_held_to_the_change_it_made_when_recorded(api: Api) -> None:

@@ -84,7 +84,9 @@ async def test_record_replay_counts_and_a_failure_demotes(store: Store) -> None:
     await store.recipes.record_replay(TENANT_A, "r1", False, now)
     stored = await store.recipes.get(TENANT_A, "r1")
     assert stored is not None
-    assert (stored.replays, stored.failed_runs, stored.status) == (2, 1, "demoted")
+    assert (stored.replays, stored.failed_runs, stored.status, stored.verified_runs) == (2, 1, "demoted", 0)
+    again = await store.recipes.record_run(recipe(), "task-9", utcnow())
+    assert (again.status, again.verified_runs) == ("demoted", 1)  # runs after the failure count afresh
 
 
 async def test_find_is_the_domains_recipes_newest_first(store: Store) -> None:
