@@ -221,4 +221,5 @@ async def verify_action_with_observations(
         model, 2 if simple else 3, goal=goal, action=action_text, finish=finish,
         step_hint=step_hint, full_tokens=full_tokens, finding=finding,
     )  # fmt: skip
-    return finish(draft)
+    rules_alone = finish.succeeds(_decide_by_rules(finding, obs, step_hint, settings, full_tokens))
+    return finish(draft, rules_success=rules_alone)

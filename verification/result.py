@@ -69,6 +69,9 @@ class VerificationResult(BaseModel):
     error_category: ErrorCategory | None
     duration_ms: float
     chain: list[LinkCheck] | None = None  # a chain's actions, each judged on the page (verification.chain)
+    # When a model decided: what the rules alone would have concluded from the same page
+    # (None when the rules decided). Memory records such a step only when they agree it worked.
+    rules_success: bool | None = None
 
     def to_record(self, *, action: str | Action, goal: str) -> VerificationRecord:
         check = self.next_goal_check
@@ -131,13 +134,23 @@ class Finisher:
             and not check.found
         )
 
-    def __call__(self, draft: Draft) -> VerificationResult:
-        settings = self.settings
+    def _confidence(self, draft: Draft) -> float:
+        """The draft's confidence, capped when a required next target is missing."""
         confidence = max(0.0, min(1.0, draft.confidence))
+        if self._required_goal_missing() and self.next_goal is not None:
+            confidence = min(confidence, self.settings.next_goal_cap)
+        return confidence
+
+    def succeeds(self, draft: Draft) -> bool:
+        """Whether ``draft`` would be a successful verdict (no logging, no result)."""
+        return draft.action_succeeded and self._confidence(draft) >= self.settings.success_threshold
+
+    def __call__(self, draft: Draft, *, rules_success: bool | None = None) -> VerificationResult:
+        settings = self.settings
+        confidence = self._confidence(draft)
         reason = draft.reason
         missing = self._required_goal_missing()
-        if missing and self.next_goal is not None and confidence > settings.next_goal_cap:
-            confidence = settings.next_goal_cap
+        if missing and self.next_goal is not None and draft.confidence > settings.next_goal_cap:
             reason = f"{reason}. Required next target missing: {self.next_goal.description}"
             self.log.info(
                 "verification.next_goal_missing",
@@ -180,6 +193,7 @@ class Finisher:
             # set when the step failed, and whenever the model errored (even if page evidence passed it)
             error_category=category if not success or category == "model_error" else None,
             duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
+            rules_success=rules_success,
         )
         self.log.info(
             "verification.completed",

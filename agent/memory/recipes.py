@@ -1,6 +1,7 @@
 """Recipes: a flow whose goal the page proved, replayed on a page that matches it.
 
-A task that completed with its contract proven is recorded as a recipe: the goal as a
+A task that completed with its contract proven is recorded as a recipe (the steps the page
+proved: decided by the rules, or by a model where the rules alone agree): the goal as a
 template (its values as variables, bound again from the next goal and never stored), and
 for each verified action the fingerprint of the page it was decided on
 (:mod:`agent.memory.fingerprint`: the interactive skeleton, no text) and its target's
@@ -59,7 +60,7 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
     for step, verdict in steps:
         info = step.metrics.get("recall") or {}
         fingerprint, targets = info.get("fingerprint"), info.get("targets") or []
-        if not verdict or not isinstance(fingerprint, str) or verdict.get("decided_by") != "rules":
+        if not verdict or not isinstance(fingerprint, str) or not _page_proved(verdict):
             continue  # only what the page proved (a model's verdict is a claim)
         texts = [str(link.get("action")) for link in step.actions] if step.actions else [step.action]
         checks = {int(c.get("index", -1)): c.get("status") for c in verdict.get("chain") or [] if isinstance(c, Mapping)}
@@ -78,6 +79,15 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
             changed = not checks and any(verdict.get(k) is True for k in ("url_changed", "meaningful_content_change", "client_witness_override"))
             out.append(Recorded(action, fingerprint, target if isinstance(target, dict) else None, changed))
     return out
+
+
+def _page_proved(verdict: Mapping[str, Any]) -> bool:
+    """The rules decided the step — or a model did, and the rules alone, reading the same
+    page, say it worked too (``rules_success``): what a replayed step, judged by the rules
+    alone, will be held to. A model's word by itself never records a step."""
+    if verdict.get("decided_by") == "rules":
+        return True
+    return verdict.get("rules_success") is True and verdict.get("success") is True
 
 
 def build_recipe(

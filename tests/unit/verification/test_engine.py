@@ -118,6 +118,7 @@ async def test_client_witness_overrides_the_no_change_shortcut(client: ClientObs
             context=CONTEXT,
         )
     assert model.calls == 1 and result.client_witness_override and result.success
+    assert result.rules_success is False  # the server's page alone shows nothing: memory never records this step
     override = [e for e in logs if e["event"] == "verification.client_witness_override"]
     assert override and override[0]["session_id"] == "sess-1" and override[0]["task_id"] == "task-9"
 

@@ -153,6 +153,7 @@ async def test_click_on_a_button_with_a_url_change_is_not_tier1_evidence() -> No
     model = ScriptedModel([verdict(True, False, 0.9)])
     result = await run(before, after, 'click("save")', model=model, step_hint="intermediate")
     assert model.calls == 1 and result.decided_by == "model" and result.verification_tier == 3
+    assert result.rules_success is True  # the rules alone read the URL change as the click working
 
 
 # ------------------------------------------------------------ messages and client checks

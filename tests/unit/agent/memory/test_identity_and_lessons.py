@@ -144,9 +144,20 @@ def test_a_recipe_keeps_page_proven_actions_and_names_the_goals_values() -> None
     recipe = build_recipe(tenant_id="t", domain="clinic.test", goal="Add patient Ada Lovelace", actions=actions, secrets=[], at=NOW, values=["Ada", "Lovelace"])
     assert recipe is not None and recipe.template == "Add patient {v1} {v2}"
     assert [s["value"] for s in recipe.steps] == [{"var": "v1"}, {"var": "v2"}] and "Ada" not in str(recipe.steps)
+
     promoted = recipe.model_copy(update={"status": "promoted", "verified_runs": 2})
     served = choose([promoted], "Add patient Grace Hopper", _form(ids=("5", "6")))
     assert served.miss_reason == "the page differs from the recorded one (fingerprint)"  # "form" is not this page's fingerprint
+
+
+@pytest.mark.parametrize(("rules_success", "kept"), [(True, True), (False, False), (None, False)])
+def test_a_model_judged_step_is_kept_only_where_the_rules_alone_agree(rules_success: bool | None, kept: bool) -> None:
+    """A model's verdict is a claim: a step it judged is part of a recipe only when the rules,
+    reading the same page, say it worked too — what its replay will be held to."""
+    link = {"role": "link", "name": "Add patient record"}
+    verdict = {"success": True, "decided_by": "model", "rules_success": rules_success, "url_changed": True}
+    actions = recorded([_step(0, ['click("l")'], [link], "home", verdict)])
+    assert [a.target for a in actions] == ([link] if kept else [])
 
 
 def test_a_recipe_is_served_only_where_the_page_and_its_targets_match() -> None:
