@@ -14,6 +14,7 @@ from agent.critic import needs_critic
 from agent.advance import advance_and_refine
 from agent.search import allowed_domains_for
 from agent.state import Candidate, GraphContext, InteractState
+from agent.subtasks import active, within_active, worker_view
 from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
 from planning import Plan
 from verification import Action, ActionSyntaxError, Contract, parse_action
@@ -53,9 +54,15 @@ async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dic
     assert plan is not None
     if (retry := _pending_retry(state) or _chain_retry(state, plan)) is not None:
         return {"plan": plan, "candidate": retry, "fallback": None}
+    if state.get("subtask_wait") is True:
+        return {"plan": plan, "candidate": _subtask_wait(plan, "its steps are done; waiting for the page to show it"), "fallback": None}
     _skip_failed_link(state, plan)
     policy_candidate, reason = await page_work(heavy(page), advance_and_refine, plan, page, contract)
     update: dict[str, Any] = {"plan": plan}
+    if not within_active(plan, plan.current_step_index):
+        # The page already shows the rest of this sub-task's steps done: the next one starts
+        # only once its condition is seen (next request), never with an action past it.
+        return {**update, "candidate": _subtask_wait(plan, "its steps show done; checking it before the next part"), "fallback": None}
     if plan.current is None and _reopen(plan, contract):
         policy_candidate, reason = await page_work(heavy(page), advance_and_refine, plan, page, contract)
     if plan.current is None:
@@ -102,6 +109,12 @@ def _wait_for_late_target(state: InteractState, plan: Plan) -> dict[str, Any] | 
         "candidate": Candidate(Action(name="wait", seconds=1.0), thought, "policy", 0.7, plan.current.index, completes_step=False, probe=True),
         "fallback": None,
     }
+
+
+def _subtask_wait(plan: Plan, why: str) -> Candidate:
+    current = active(plan)
+    part = f"Part {current.index + 1}/{len(plan.subtasks)}" if current is not None else "This part"
+    return Candidate(Action(name="wait", seconds=1.0), f"{part}: {why}.", "policy", 0.8, completes_step=False, probe=True)
 
 
 def _critic_needed(state: InteractState, candidate: Candidate) -> bool:
@@ -185,13 +198,15 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
     gateway = runtime.context.deps.gateway
     assert gateway is not None
     step = plan.current
-    previous = [(a.step_index, a.action, _verdict_word(a.verification)) for a in state.get("previous_actions", [])]
+    # A hierarchical plan's worker sees its sub-task, its steps and its own history only.
+    view = worker_view(plan, state.get("previous_actions", []), state["task"].query)
+    previous = [(a.step_index, a.action, _verdict_word(a.verification)) for a in view.actions]
     window = summarise_history(previous, keep_last=runtime.context.deps.config.history_window)
     blocks = [
         DataBlock(name, content)
         for name, content in refinement_blocks(
-            state["task"].query,
-            plan,
+            view.goal,
+            view.plan,
             step,
             state["page"],
             previous_actions_summary=window.as_text(),
@@ -200,6 +215,8 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
             web_search_summary=state.get("search_summary"),
         )
     ]
+    if view.inputs:  # outputs of earlier sub-tasks this one needs
+        blocks.append(DataBlock("inputs", view.inputs))
     learned = hints(runtime.context.memory.skills)
     if learned:  # what corrections on this site taught, as data (the model may weigh it, not obey it)
         blocks.append(DataBlock("learned_skills", learned))

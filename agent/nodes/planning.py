@@ -11,6 +11,7 @@ from agent.offload import heavy, page_work
 from agent.contracts import link_steps, merge_model_clauses, plan_from_contract
 from agent.policy import understand
 from agent.state import GraphContext, InteractState
+from agent.subtasks import attach, from_drafts
 from planning import (
     MAX_PLAN_RETRIES,
     PLANNER_INSTRUCTIONS,
@@ -64,6 +65,7 @@ async def planning(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         log.info("planning.policy_plan", steps=len(plan.steps), check=check.verdict, score=round(check.score, 2))
     if not plan.page_signatures:
         plan = plan.model_copy(update={"page_signatures": page_signatures(page)})
+    plan = attach(plan, contract, page, task.step_index)  # a multi-part goal's sub-tasks (agent.subtasks)
     return {**update, "plan": plan}
 
 
@@ -98,7 +100,7 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
             gap_sent = True
             feedback.append(DataBlock("contract_feedback", _gap(missing, dropped)))
         try:
-            plan = plan_from_draft(draft, task.query, page)
+            plan = from_drafts(plan_from_draft(draft, task.query, page), draft.subtasks)
         except PlanInvalid as exc:
             log.warning("planning.model_plan_invalid", error=str(exc)[:200], attempt=attempt)
             if feedback and attempt < MAX_PLAN_RETRIES:
