@@ -65,7 +65,8 @@ async def planning(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         log.info("planning.policy_plan", steps=len(plan.steps), check=check.verdict, score=round(check.score, 2))
     if not plan.page_signatures:
         plan = plan.model_copy(update={"page_signatures": page_signatures(page)})
-    plan = attach(plan, contract, page, task.step_index)  # a multi-part goal's sub-tasks (agent.subtasks)
+    if runtime.context.deps.config.subtasks:  # a multi-part goal's sub-tasks (agent.subtasks)
+        plan = attach(plan, contract, page, task.step_index)
     return {**update, "plan": plan}
 
 
@@ -100,7 +101,8 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
             gap_sent = True
             feedback.append(DataBlock("contract_feedback", _gap(missing, dropped)))
         try:
-            plan = from_drafts(plan_from_draft(draft, task.query, page), draft.subtasks)
+            plan = plan_from_draft(draft, task.query, page)
+            plan = from_drafts(plan, draft.subtasks) if runtime.context.deps.config.subtasks else plan
         except PlanInvalid as exc:
             log.warning("planning.model_plan_invalid", error=str(exc)[:200], attempt=attempt)
             if feedback and attempt < MAX_PLAN_RETRIES:
