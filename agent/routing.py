@@ -74,7 +74,9 @@ def route_after_replanning(state: InteractState) -> Literal["planning", "action_
     return "action_generation" if plan is not None and plan.steps else "planning"
 
 
-def route_after_generation(state: InteractState) -> Literal["critic", "action_validation"]:
+def route_after_generation(state: InteractState) -> Literal["critic", "action_validation", "ask_user"]:
+    if state.get("needs_user_input") is not None:  # the dynamic interrupt found nothing: ask (agent.interrupts)
+        return "ask_user"
     return "critic" if state.get("critic_needed") is True else "action_validation"
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
@@ -13,6 +14,8 @@ from agent.offload import heavy, page_work
 from agent.critic import needs_critic
 from agent.advance import advance_and_refine
 from agent.search import allowed_domains_for
+from agent.interrupts import MAX_INTERRUPTS, retrieve_missing, stored_search
+from agent.reasoning import needs_user_input
 from agent.state import Candidate, GraphContext, InteractState
 from agent.subtasks import active, within_active, worker_view
 from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
@@ -79,7 +82,11 @@ async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dic
 
     model_candidate = None
     if runtime.context.deps.gateway is not None:
-        model_candidate = await _model_candidate(state, runtime, plan)
+        model_candidate, searched = await _model_candidate(state, runtime, plan)
+        if searched is not None:
+            update["search_state"] = searched
+        if isinstance(model_candidate, Asked):  # nothing is sent: the user gives the value first
+            return {**update, "candidate": None, "fallback": None, "needs_user_input": model_candidate.question}
     if model_candidate is not None:
         return {**update, "candidate": model_candidate, "fallback": policy_candidate, "critic_needed": _critic_needed(state, model_candidate)}
     if policy_candidate is None:
@@ -194,7 +201,16 @@ def _worth_waiting(contract: Contract) -> bool:
     )
 
 
-async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> Candidate | None:
+@dataclass(frozen=True)
+class Asked:
+    """The worker needs a value nobody gave and nothing found: the user is asked."""
+
+    question: dict[str, Any]
+
+
+async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> tuple[Candidate | Asked | None, dict[str, Any] | None]:
+    """The model's action for the current step, and the web search an interrupt ran (stored
+    with the task). A reported missing value runs the dynamic interrupt (agent.interrupts)."""
     gateway = runtime.context.deps.gateway
     assert gateway is not None
     step = plan.current
@@ -212,7 +228,7 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
             previous_actions_summary=window.as_text(),
             verification_summary=state.get("verification"),
             rag_chunks=runtime.context.knowledge,
-            web_search_summary=state.get("search_summary"),
+            web_search_summary=state.get("search_summary") or stored_search(state["task"].state),
         )
     ]
     if view.inputs:  # outputs of earlier sub-tasks this one needs
@@ -220,12 +236,25 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
     learned = hints(runtime.context.memory.skills)
     if learned:  # what corrections on this site taught, as data (the model may weigh it, not obey it)
         blocks.append(DataBlock("learned_skills", learned))
-    try:
-        generation = await gateway.generate("ACTION_GENERATION", RefinedAction, Prompt(REFINEMENT_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
-        refined = validate_refined_action(generation.output, state["page"])
-    except (LLMError, RefinementInvalid) as exc:
-        log.warning("action_generation.model_failed", error=type(exc).__name__)
-        return None
+    done: list[str] = []
+    searched: dict[str, Any] | None = None
+    for rounds in range(MAX_INTERRUPTS + 1):
+        try:
+            generation = await gateway.generate("ACTION_GENERATION", RefinedAction, Prompt(REFINEMENT_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
+            refined = validate_refined_action(generation.output, state["page"])
+        except (LLMError, RefinementInvalid) as exc:
+            log.warning("action_generation.model_failed", error=type(exc).__name__)
+            return None, searched
+        if not refined.needs_user_input:
+            break
+        # The dynamic interrupt: a value is missing; look for it, then ask the worker again.
+        found = await retrieve_missing(refined.missing_info, state, runtime, done=done)
+        if found.question is not None or rounds == MAX_INTERRUPTS:
+            question = found.question or dict(needs_user_input(refined.missing_info))
+            return Asked(question), found.search_state or searched
+        done += found.tried
+        blocks = [*blocks, *found.blocks]
+        searched = found.search_state or searched
     return Candidate(
         action=refined.action,
         thought=refined.thought,
@@ -234,7 +263,7 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
         plan_step=step.index if step is not None else None,
         completes_step=refined.step_done if step is not None else True,
         chain=refined.chain,
-    )
+    ), searched
 
 
 def _verdict_word(verification: dict[str, Any] | None) -> str | None:

@@ -11,6 +11,7 @@ from agent.offload import heavy, page_work
 from agent.contracts import link_steps, merge_model_clauses, plan_from_contract
 from agent.policy import understand
 from agent.state import GraphContext, InteractState
+from agent.interrupts import user_messages
 from agent.subtasks import attach, from_drafts
 from planning import (
     MAX_PLAN_RETRIES,
@@ -80,6 +81,9 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
     assert gateway is not None
     task, page = state["task"], state["page"]
     blocks = [DataBlock(name, content) for name, content in planning_blocks(task.query, page, rag_chunks=runtime.context.knowledge, web_search_summary=state.get("search_summary"))]
+    analysis = state.get("context_analysis")
+    if analysis is not None and "MEMORY" in analysis.required_sources and (said := user_messages(runtime.context.history)) is not None:
+        blocks.append(said)  # every required source reaches the planner: MEMORY is what the user said before
     gap_sent = False
     for attempt in range(MAX_PLAN_RETRIES + 1):
         try:
