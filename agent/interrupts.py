@@ -4,14 +4,15 @@ looked for, in this order, before the worker is asked again:
 
 1. the tenant's **knowledge base**, when there is one: a retrieval targeted at the missing
    items (not the goal), scoped like the request's own;
-2. **earlier user messages** of the session, for private items an earlier message gives
-   (``agent.reasoning.resolve_missing_info``: the user's name, e-mail, account …);
+2. **earlier user messages** of the session (the user's reply to a question asked
+   mid-flight is one);
 3. **web search**, when configured, for public items, filtered to the page's site and
    refined like the context analysis' search.
 
 What was found goes to the re-generation as data blocks (``retrieved_knowledge``,
 ``user_messages``, ``retrieved_search``), never as instructions. A private item no message
-gives, or anything nothing found, is asked of the user (``needs_user_input``): the agent
+gives (``agent.reasoning.resolve_missing_info``: the user's name, e-mail, account …), or
+anything nothing found, is asked of the user (``needs_user_input``): the agent
 never invents a form value. At most ``MAX_INTERRUPTS`` rounds per request.
 """
 
@@ -70,11 +71,13 @@ async def retrieve_missing(missing: Sequence[str], state: InteractState, runtime
     if deps.knowledge is not None and "KNOWLEDGE" not in done:
         tried.append("KNOWLEDGE")
         rag = await request_knowledge("; ".join(items), state["page"].url, context.request, deps)
-        fresh = [c for c in chunk_texts(rag) if c not in context.knowledge]
-        if fresh:
-            blocks.append(DataBlock("retrieved_knowledge", fresh[:6]))
+        # Targeted at the missing items, not the goal: shown again even when the goal's own
+        # retrieval had it, as what answers the question the worker asked.
+        chunks = list(dict.fromkeys(chunk_texts(rag)))[:4]
+        if chunks:
+            blocks.append(DataBlock("retrieved_knowledge", chunks))
             found.append("KNOWLEDGE")
-    if "MEMORY" in analysis.required_sources and "MEMORY" not in done and (block := user_messages(context.history)) is not None:
+    if "MEMORY" not in done and (block := user_messages(context.history)) is not None:  # what the user said (a reply to a question)
         tried.append("MEMORY")
         blocks.append(block)
         found.append("MEMORY")
