@@ -46,9 +46,14 @@ GOAL: Final = (
     f"Search for {NAME}, then open {NAME}, then set the email to {VALUES['email']}, the phone to {VALUES['phone']}, "
     f"the city to {VALUES['city']}, the role to {VALUES['role']} and the notes to \"{VALUES['notes']}\", then click Save"
 )
+# The same work said the way people write it ("open it" after the search), for the no-model run.
+GOAL_SPOKEN: Final = (
+    f'Search for "{NAME}", open it, change the email to {VALUES["email"]}, the phone to {VALUES["phone"]}, the city to {VALUES["city"]}, '
+    f'the role to {VALUES["role"]} and the notes to "{VALUES["notes"]}" and save'
+)
 RESULTS: Final = Path("bench/results/subtasks.json")
 MAX_STEPS: Final = 30
-KINDS: Final = ("hier", "hier-drop", "flat", "policy", "flat-drop", "policy-drop")
+KINDS: Final = ("hier", "hier-drop", "flat", "policy", "policy-spoken", "flat-drop", "policy-drop")
 
 
 def _step(kind: str, target: str, value: str | None, what: str) -> dict[str, Any]:
@@ -149,8 +154,8 @@ async def _task_detail(server_url: str, api_key: str, task_id: str | None) -> di
         return response.json() if response.status_code == 200 else {}
 
 
-async def run_one(name: str, layout: Layout, *, model: ScriptedGemini | None, subtasks: bool, drop: str | None, browser: Any, expected: str) -> Run:
-    """One run of :data:`GOAL` on a fresh site and a fresh server."""
+async def run_one(name: str, layout: Layout, *, model: ScriptedGemini | None, subtasks: bool, drop: str | None, browser: Any, expected: str, goal: str = GOAL) -> Run:
+    """One run of ``goal`` on a fresh site and a fresh server."""
     env = {"STEPWISE_SUBTASKS": "true" if subtasks else "false", "GEMINI_API_KEY": "", "TAVILY_API_KEY": ""}
     if model is not None:
         env.update(model.env())
@@ -159,7 +164,7 @@ async def run_one(name: str, layout: Layout, *, model: ScriptedGemini | None, su
         page = await context.new_page()
         started = time.perf_counter()
         try:
-            result = await run_task(GOAL, site.url, server=server.url, api_key=server.api_key, page=page, max_steps=MAX_STEPS)
+            result = await run_task(goal, site.url, server=server.url, api_key=server.api_key, page=page, max_steps=MAX_STEPS)
         finally:
             await context.close()
         seconds = time.perf_counter() - started
@@ -185,7 +190,7 @@ async def run_all(layouts: Sequence[Layout] = ("list", "table"), kinds: Sequence
                 try:
                     run = await run_one(
                         kind, layout, model=model, subtasks=not kind.startswith("flat"), drop="city" if kind.endswith("-drop") else None, browser=browser,
-                        expected=_expected(kind),
+                        expected=_expected(kind), goal=GOAL_SPOKEN if kind == "policy-spoken" else GOAL,
                     )  # fmt: skip
                 finally:
                     if model is not None:
