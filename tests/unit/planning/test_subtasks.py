@@ -133,3 +133,28 @@ def test_a_stored_plan_keeps_its_sub_tasks_and_an_old_plan_reads_as_flat() -> No
     assert again.subtasks == plan.subtasks
     old = {k: v for k, v in plan.model_dump(mode="json").items() if k != "subtasks"}
     assert Plan.model_validate(old).subtasks == []
+
+
+def test_lying_and_nonsense_plans_never_crash_the_sub_task_check() -> None:
+    import random
+
+    from agent.llm.schema import gemini_response_schema
+    from bench.schema_instance import lying_instance, nonsense_instance
+    from planning import PlanInvalid, plan_from_draft
+    from verification import PageState
+
+    page = PageState.from_v3([{"i": "1", "r": "btn", "n": "Go"}], url="https://x.example/")
+    schema = gemini_response_schema(PlanDraft)  # what the model is given: references inlined
+    rng = random.Random(7)
+    for instance in [lying_instance(schema), *(nonsense_instance(schema, rng) for _ in range(20))]:
+        try:
+            draft = PlanDraft.model_validate(instance)
+        except ValueError:
+            continue  # the gateway's repair attempt, then its typed error: never reaches planning
+        try:
+            plan = plan_from_draft(draft, "g", page)
+        except PlanInvalid:
+            continue
+        subtasks, problems = subtasks_from_drafts(draft.subtasks, plan)
+        assert subtasks == [] or (subtasks[0].first_step == 0 and subtasks[-1].last_step == len(plan.steps) - 1)
+        assert subtasks or problems or not draft.subtasks
