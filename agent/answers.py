@@ -53,7 +53,7 @@ def answer(final: InteractState, session: Session, usage: dict[str, Any], server
         log.info("interact.needs_user_input", server_ms=round(server_ms, 2))
         question = final.get("needs_user_input") or {}
         return InteractOutcome(
-            task_id=None,
+            task_id=question.get("taskId"),  # a running task asking mid-flight keeps its id (agent.interrupts)
             session_id=session.id,
             status="needs_user_input",
             step_index=0,

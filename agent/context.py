@@ -34,6 +34,7 @@ class AgentConfig:
     history_window: int = 10
     chaining: bool = True  # answer safe runs of actions as a chain (agent.chaining)
     chain_max_actions: int = 10
+    subtasks: bool = True  # decompose multi-part goals into page-verified sub-tasks (agent.subtasks)
     memory_skills: bool = True  # learn skills from verified corrections and use the admitted ones (agent.memory)
     memory_replay: bool = True  # record proven flows as recipes and replay them (agent.memory)
     idempotency_ttl_seconds: int = 24 * 60 * 60  # how long an Idempotency-Key is remembered

@@ -122,7 +122,7 @@ def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[Int
     graph.add_conditional_edges(
         "goal_check",
         _inline(route_after_goal_check),
-        {"goal_achieved": "goal_achieved", "next_action": "recall", "correction": "correction", "reflection": "reflection"},
+        {"goal_achieved": "goal_achieved", "next_action": "recall", "correction": "correction", "reflection": "reflection", "finalize": "finalize"},
     )
     graph.add_conditional_edges("replanning", _inline(route_after_replanning))
     graph.add_conditional_edges("correction", _inline(route_after_correction))

@@ -53,8 +53,11 @@ def route_after_context(state: InteractState) -> Literal["ask_user", "web_search
     return "planning"
 
 
-def route_after_goal_check(state: InteractState) -> Literal["goal_achieved", "next_action", "correction", "reflection"]:
-    """``goal_achieved`` is the contract's answer (every clause holds), never a model's claim."""
+def route_after_goal_check(state: InteractState) -> Literal["goal_achieved", "next_action", "correction", "reflection", "finalize"]:
+    """``goal_achieved`` is the contract's answer (every clause holds), never a model's claim.
+    A sub-task the page does not show done (agent.subtasks) ends the task."""
+    if state.get("subtask_failed") is True:
+        return "finalize"
     if state.get("goal_achieved") is True:
         return "goal_achieved"
     if state.get("verification") is not None and state.get("step_succeeded") is not True:
@@ -71,7 +74,9 @@ def route_after_replanning(state: InteractState) -> Literal["planning", "action_
     return "action_generation" if plan is not None and plan.steps else "planning"
 
 
-def route_after_generation(state: InteractState) -> Literal["critic", "action_validation"]:
+def route_after_generation(state: InteractState) -> Literal["critic", "action_validation", "ask_user"]:
+    if state.get("needs_user_input") is not None:  # the dynamic interrupt found nothing: ask (agent.interrupts)
+        return "ask_user"
     return "critic" if state.get("critic_needed") is True else "action_validation"
 
 

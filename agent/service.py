@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import structlog
 
 from agent.answers import answer, confirmed, declined, masked, question
+from agent.interrupts import note_answer
 from agent.context import AgentDeps, RequestContext
 from agent.contracts import stored_contract
 from agent.errors import (
@@ -128,6 +129,7 @@ async def _step(
         if request.confirm is False:
             return await declined(task, session.id, pending, ctx, deps, (time.perf_counter() - started) * 1000)
         state.update(confirmed(pending))
+    await note_answer(request, task, loaded.is_new_task, ctx, deps)  # a reply to a mid-flight question (agent.interrupts)
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
     rag = await request_knowledge(task.query, page.url, ctx, deps)
     replaying = loaded.is_new_task or task.state.get("recall") is not None

@@ -120,6 +120,9 @@ class InteractState(TypedDict, total=False):
     chain_recovery: Any  # what to do after a chain that stopped early (agent.chaining.Recovery)
     memory: MemoryStatus  # what memory did for this step (agent.memory): replay status, skills used
     recall: RecallState | None  # the recipe this task replays (None: stop replaying)
+    sub_task_completed: tuple[int, ...]  # sub-tasks this page showed done (agent.subtasks)
+    subtask_wait: bool  # the active sub-task's steps are done, its result not shown yet
+    subtask_failed: bool  # a sub-task the page did not show done (or over budget) ended the task
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

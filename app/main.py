@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 task_idle_minutes=settings.task_idle_minutes,
                 chaining=settings.chaining,
                 chain_max_actions=settings.chain_max_actions,
+                subtasks=settings.subtasks,
                 memory_skills=settings.memory_skills,
                 memory_replay=settings.memory_replay,
                 idempotency_ttl_seconds=settings.idempotency_ttl_hours * 3600,

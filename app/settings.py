@@ -98,6 +98,9 @@ class Settings(BaseSettings):
         default=True, description="Answer a run of safe actions (a form's fields, then its submit) as one chain; false: one action per answer"
     )
     chain_max_actions: int = Field(default=10, ge=2, le=25, description="Most actions in one chain")
+    subtasks: bool = Field(
+        default=True, description="Hierarchical plans: a multi-part goal's sub-tasks, each verified on the page, with a fresh worker context; false: flat plans"
+    )
     memory_skills: bool = Field(
         default=True, description="Skills library: learn from verified corrections, use admitted skills (per tenant: PUT /api/memory/settings)"
     )

@@ -134,3 +134,10 @@ __all__ = [
     "validate_refined_action",
     "verdict_for",
 ]
+
+# Hierarchical plans (sub-tasks): see planning/subtasks.py.
+from planning.model_planner import SubTaskDraft  # noqa: E402
+from planning.subtask_model import SubTask, SubTaskStatus  # noqa: E402
+from planning.subtasks import MAX_SUBTASKS, decompose, merge_tiny, navigating_clauses, relink, subtasks_from_drafts  # noqa: E402
+
+__all__ += ["MAX_SUBTASKS", "SubTask", "SubTaskDraft", "SubTaskStatus", "decompose", "merge_tiny", "navigating_clauses", "relink", "subtasks_from_drafts"]

@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planning.subtask_model import SubTask
+
 StepKind = Literal[
     "open",  # reach the place where the work happens (menu, section, "New …" form)
     "fill",  # type a value into a field
@@ -72,6 +74,9 @@ class Plan(BaseModel):
     version: int = Field(default=1, ge=1, description="Bumped when the plan is modified or regenerated")
     page_signatures: dict[str, list[str]] | None = Field(
         default=None, description="Signatures of the page the plan was made on (for re-planning)"
+    )
+    subtasks: list[SubTask] = Field(
+        default_factory=list, description="A multi-part goal's sub-tasks over these steps (planning.subtasks); empty: a flat plan"
     )
 
     @model_validator(mode="before")

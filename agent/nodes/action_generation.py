@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
@@ -13,7 +14,10 @@ from agent.offload import heavy, page_work
 from agent.critic import needs_critic
 from agent.advance import advance_and_refine
 from agent.search import allowed_domains_for
+from agent.interrupts import MAX_INTERRUPTS, retrieve_missing, stored_search
+from agent.reasoning import needs_user_input
 from agent.state import Candidate, GraphContext, InteractState
+from agent.subtasks import active, within_active, worker_view
 from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
 from planning import Plan
 from verification import Action, ActionSyntaxError, Contract, parse_action
@@ -53,9 +57,15 @@ async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dic
     assert plan is not None
     if (retry := _pending_retry(state) or _chain_retry(state, plan)) is not None:
         return {"plan": plan, "candidate": retry, "fallback": None}
+    if state.get("subtask_wait") is True:
+        return {"plan": plan, "candidate": _subtask_wait(plan, "its steps are done; waiting for the page to show it"), "fallback": None}
     _skip_failed_link(state, plan)
     policy_candidate, reason = await page_work(heavy(page), advance_and_refine, plan, page, contract)
     update: dict[str, Any] = {"plan": plan}
+    if not within_active(plan, plan.current_step_index):
+        # The page already shows the rest of this sub-task's steps done: the next one starts
+        # only once its condition is seen (next request), never with an action past it.
+        return {**update, "candidate": _subtask_wait(plan, "its steps show done; checking it before the next part"), "fallback": None}
     if plan.current is None and _reopen(plan, contract):
         policy_candidate, reason = await page_work(heavy(page), advance_and_refine, plan, page, contract)
     if plan.current is None:
@@ -72,7 +82,11 @@ async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dic
 
     model_candidate = None
     if runtime.context.deps.gateway is not None:
-        model_candidate = await _model_candidate(state, runtime, plan)
+        model_candidate, searched = await _model_candidate(state, runtime, plan)
+        if searched is not None:
+            update["search_state"] = searched
+        if isinstance(model_candidate, Asked):  # nothing is sent: the user gives the value first
+            return {**update, "candidate": None, "fallback": None, "needs_user_input": model_candidate.question}
     if model_candidate is not None:
         return {**update, "candidate": model_candidate, "fallback": policy_candidate, "critic_needed": _critic_needed(state, model_candidate)}
     if policy_candidate is None:
@@ -102,6 +116,12 @@ def _wait_for_late_target(state: InteractState, plan: Plan) -> dict[str, Any] | 
         "candidate": Candidate(Action(name="wait", seconds=1.0), thought, "policy", 0.7, plan.current.index, completes_step=False, probe=True),
         "fallback": None,
     }
+
+
+def _subtask_wait(plan: Plan, why: str) -> Candidate:
+    current = active(plan)
+    part = f"Part {current.index + 1}/{len(plan.subtasks)}" if current is not None else "This part"
+    return Candidate(Action(name="wait", seconds=1.0), f"{part}: {why}.", "policy", 0.8, completes_step=False, probe=True)
 
 
 def _critic_needed(state: InteractState, candidate: Candidate) -> bool:
@@ -181,34 +201,60 @@ def _worth_waiting(contract: Contract) -> bool:
     )
 
 
-async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> Candidate | None:
+@dataclass(frozen=True)
+class Asked:
+    """The worker needs a value nobody gave and nothing found: the user is asked."""
+
+    question: dict[str, Any]
+
+
+async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> tuple[Candidate | Asked | None, dict[str, Any] | None]:
+    """The model's action for the current step, and the web search an interrupt ran (stored
+    with the task). A reported missing value runs the dynamic interrupt (agent.interrupts)."""
     gateway = runtime.context.deps.gateway
     assert gateway is not None
     step = plan.current
-    previous = [(a.step_index, a.action, _verdict_word(a.verification)) for a in state.get("previous_actions", [])]
+    # A hierarchical plan's worker sees its sub-task, its steps and its own history only.
+    view = worker_view(plan, state.get("previous_actions", []), state["task"].query)
+    previous = [(a.step_index, a.action, _verdict_word(a.verification)) for a in view.actions]
     window = summarise_history(previous, keep_last=runtime.context.deps.config.history_window)
     blocks = [
         DataBlock(name, content)
         for name, content in refinement_blocks(
-            state["task"].query,
-            plan,
+            view.goal,
+            view.plan,
             step,
             state["page"],
             previous_actions_summary=window.as_text(),
             verification_summary=state.get("verification"),
             rag_chunks=runtime.context.knowledge,
-            web_search_summary=state.get("search_summary"),
+            web_search_summary=state.get("search_summary") or stored_search(state["task"].state),
         )
     ]
+    if view.inputs:  # outputs of earlier sub-tasks this one needs
+        blocks.append(DataBlock("inputs", view.inputs))
     learned = hints(runtime.context.memory.skills)
     if learned:  # what corrections on this site taught, as data (the model may weigh it, not obey it)
         blocks.append(DataBlock("learned_skills", learned))
-    try:
-        generation = await gateway.generate("ACTION_GENERATION", RefinedAction, Prompt(REFINEMENT_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
-        refined = validate_refined_action(generation.output, state["page"])
-    except (LLMError, RefinementInvalid) as exc:
-        log.warning("action_generation.model_failed", error=type(exc).__name__)
-        return None
+    done: list[str] = []
+    searched: dict[str, Any] | None = None
+    for rounds in range(MAX_INTERRUPTS + 1):
+        try:
+            generation = await gateway.generate("ACTION_GENERATION", RefinedAction, Prompt(REFINEMENT_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
+            refined = validate_refined_action(generation.output, state["page"])
+        except (LLMError, RefinementInvalid) as exc:
+            log.warning("action_generation.model_failed", error=type(exc).__name__)
+            return None, searched
+        if not refined.needs_user_input:
+            break
+        # The dynamic interrupt: a value is missing; look for it, then ask the worker again.
+        found = await retrieve_missing(refined.missing_info, state, runtime, done=done)
+        if found.question is not None or rounds == MAX_INTERRUPTS:
+            question = found.question or dict(needs_user_input(refined.missing_info))
+            return Asked(question), found.search_state or searched
+        done += found.tried
+        blocks = [*blocks, *found.blocks]
+        searched = found.search_state or searched
     return Candidate(
         action=refined.action,
         thought=refined.thought,
@@ -217,7 +263,7 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
         plan_step=step.index if step is not None else None,
         completes_step=refined.step_done if step is not None else True,
         chain=refined.chain,
-    )
+    ), searched
 
 
 def _verdict_word(verification: dict[str, Any] | None) -> str | None:

@@ -16,6 +16,7 @@ from agent.progress import fingerprint
 from agent.search import allowed_domains_for
 from agent.secrets import PlaceholderMisuse
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
+from agent.subtasks import all_met, within_active
 from verification import Action, format_action
 
 log = structlog.get_logger(__name__)
@@ -36,7 +37,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
     for candidate in (state.get("candidate"), state.get("fallback")):
         if candidate is None:
             continue
-        if candidate.action.name == "finish" and not contract.satisfied:
+        if candidate.action.name == "finish" and not (contract.satisfied and all_met(state.get("plan"))):
             # A finish() is a request to check the contract, and the goal check just did:
             # it does not hold. Fall back to the policy's action (or end honestly below).
             log.info("action_validation.finish_rejected", decided_by=candidate.decided_by, pending=[c.id for c in contract.pending()])
@@ -74,6 +75,8 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
         all_hold = bool(contract.clauses) and all(contract.result(c.id).status == "holds" for c in contract.clauses)
         if (plan is None or not plan.steps) and not contract.complete and not all_hold:
             return {"outcome": not_understood(contract, state["task"].query), "progress": progress}
+        if contract.satisfied:  # the contract holds but a sub-task was never seen done (agent.subtasks)
+            return {"outcome": _fail("SUBTASK_NOT_MET", f"No valid next action, and a part of the task was not shown done: {stuck}."), "progress": progress}
         return {"outcome": settle(contract, why_stuck=f"No valid next action: {stuck}.", code=code), "progress": progress}
 
     candidate, text = chosen
@@ -92,6 +95,9 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
         log.info("action_validation.loop_suspected", action=text, repeats=repeats)
         return {"loop_suspected": True, "progress": progress}
     links, steered = await _chain(state, runtime, candidate, text)
+    if links and not all(within_active(state.get("plan"), link.plan_step) for link in links):
+        kept = [link for link in links[: next(i for i, link in enumerate(links) if not within_active(state.get("plan"), link.plan_step))]]
+        links = kept if len(kept) > 1 else []  # a chain never runs past the active sub-task
     return {
         "progress": progress,
         "loop_suspected": False,

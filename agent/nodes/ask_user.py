@@ -22,7 +22,10 @@ async def ask_user(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     now = ctx.deps.now()
     if ctx.session_is_new:
         await store.sessions.create(session.model_copy(update={"url": state["page"].url}))
-    await store.messages.add(Message(tenant_id=session.tenant_id, session_id=session.id, role="user", content=conceal_text(state["task"].query, ctx.secrets), created_at=now))
+    if not state["is_new_task"]:  # a running task's worker asks mid-flight: the task waits, unchanged
+        question = {**question, "taskId": state["task"].id}
+    else:
+        await store.messages.add(Message(tenant_id=session.tenant_id, session_id=session.id, role="user", content=conceal_text(state["task"].query, ctx.secrets), created_at=now))
     await store.messages.add(Message(tenant_id=session.tenant_id, session_id=session.id, role="assistant", content=conceal_text(str(question["message"]), ctx.secrets), created_at=now))
     log.info("graph.ask_user", missing=len(question.get("missing", [])))
     return {"needs_user_input": question, "stored_task": None}

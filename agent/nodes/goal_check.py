@@ -7,6 +7,7 @@ from langgraph.runtime import Runtime
 
 from agent.contracts import previous_step
 from agent.state import GraphContext, InteractState
+from agent.subtasks import advance, subtask_ending
 from verification import Contract, check_contract
 
 log = structlog.get_logger(__name__)
@@ -38,6 +39,13 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
         clauses=len(contract.clauses),
     )
     update: dict[str, Any] = {"contract": contract, "goal_achieved": satisfied}
+    # A hierarchical plan: the active sub-task read off this page (sub_task_completed); the
+    # goal is the conjunction of the contract and every sub-task's condition.
+    if (check := advance(state.get("plan"), contract, state["page"], step=task.step_index, last=last)) is not None:
+        satisfied = satisfied and check.all_met
+        update.update(plan=check.plan, goal_achieved=satisfied, sub_task_completed=check.completed, subtask_wait=check.wait)
+        if check.failed is not None:
+            update.update(subtask_failed=True, outcome=subtask_ending(check))
     if result is not None:
         update["verification"] = result.model_copy(update={"goal_achieved": satisfied})
     return update

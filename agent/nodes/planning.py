@@ -11,6 +11,8 @@ from agent.offload import heavy, page_work
 from agent.contracts import link_steps, merge_model_clauses, plan_from_contract
 from agent.policy import understand
 from agent.state import GraphContext, InteractState
+from agent.interrupts import user_messages
+from agent.subtasks import attach, from_drafts
 from planning import (
     MAX_PLAN_RETRIES,
     PLANNER_INSTRUCTIONS,
@@ -64,6 +66,8 @@ async def planning(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         log.info("planning.policy_plan", steps=len(plan.steps), check=check.verdict, score=round(check.score, 2))
     if not plan.page_signatures:
         plan = plan.model_copy(update={"page_signatures": page_signatures(page)})
+    if runtime.context.deps.config.subtasks:  # a multi-part goal's sub-tasks (agent.subtasks)
+        plan = attach(plan, contract, page, task.step_index)
     return {**update, "plan": plan}
 
 
@@ -77,6 +81,9 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
     assert gateway is not None
     task, page = state["task"], state["page"]
     blocks = [DataBlock(name, content) for name, content in planning_blocks(task.query, page, rag_chunks=runtime.context.knowledge, web_search_summary=state.get("search_summary"))]
+    analysis = state.get("context_analysis")
+    if analysis is not None and "MEMORY" in analysis.required_sources and (said := user_messages(runtime.context.history)) is not None:
+        blocks.append(said)  # every required source reaches the planner: MEMORY is what the user said before
     gap_sent = False
     for attempt in range(MAX_PLAN_RETRIES + 1):
         try:
@@ -99,6 +106,7 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
             feedback.append(DataBlock("contract_feedback", _gap(missing, dropped)))
         try:
             plan = plan_from_draft(draft, task.query, page)
+            plan = from_drafts(plan, draft.subtasks) if runtime.context.deps.config.subtasks else plan
         except PlanInvalid as exc:
             log.warning("planning.model_plan_invalid", error=str(exc)[:200], attempt=attempt)
             if feedback and attempt < MAX_PLAN_RETRIES:

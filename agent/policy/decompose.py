@@ -23,7 +23,7 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z])")
 _VERBS = (
     r"click|tap|press|hit|push|select|choose|pick|check|tick|uncheck|untick|type|enter|input|write|fill|set|"
     r"submit|save|open|go|navigate|focus|hover|scroll|expand|collapse|close|find|add|create|log in|sign in|login|"
-    r"wait|pause|forward|reply|send|give|delete|remove|star|flag|archive|mark"
+    r"wait|pause|forward|reply|send|give|delete|remove|star|flag|archive|mark|change|update"
 )
 # A run-on that ends in a bare commit ("… to the bottom of the text hit submit") is two clauses.
 _RUN_ON_COMMIT = r"(?<!labelled)(?<!labeled)(?<!named)(?<!called)(?<!says)(?<!reads)\s+(?=(?:hit|press|click|tap)\s+(?:the\s+)?(?:submit|ok|done|save|send)(?:\s+button)?\s*$)"
@@ -86,6 +86,26 @@ def split_clauses(goal: str) -> list[str]:
             if clause:
                 clauses.append(clause)
     return clauses
+
+
+# "Search for "Ana Silva", open it": what was searched for is what is opened.
+_SEARCHED = re.compile(r"^(?:search(?:\s+the\s+[a-z]+)?\s+for|look\s+up|find)\s+(?P<x>\"[^\"]+\"|“[^”]+”|[^,\"]+?)\s*$", re.IGNORECASE)
+_OPEN_IT = re.compile(r"^(?:open|click(?:\s+on)?|select)\s+(?:it|that(?:\s+one)?|(?:the|her|his|their|its)\s+(?:record|result|entry|item|profile|page))$", re.IGNORECASE)
+
+
+def name_opened(clauses: list[str]) -> tuple[list[str], tuple[str, ...]]:
+    """"open it" right after a search names what was searched for ("open Ana Silva"): the
+    pronoun is the one result the search was for, never whatever happens to be first. The
+    words it replaced ("her record") are how, not what (returned as means)."""
+    out: list[str] = []
+    means: list[str] = []
+    for clause in clauses:
+        searched = _SEARCHED.match(out[-1]) if out else None
+        if searched is not None and (opened := _OPEN_IT.match(clause)) is not None:
+            means.append(opened.group(0).split(maxsplit=1)[1])
+            clause = f"open {searched.group('x').strip()}"
+        out.append(clause)
+    return out, tuple(means)
 
 
 # "Find Casie in the contact book and click on their address": the find names the record the

@@ -76,7 +76,7 @@ _PATTERNS: list[tuple[Intent, re.Pattern[str]]] = [
     # "into" names the field even when the value has "for"/"in" of its own ("the email for Bob into To")
     ("type", re.compile(r"^(?:type|enter|input|write|put|fill(?: in)?)\s+(?P<value>.+)\s+into\s+(?:the\s+)?(?P<target>.+)$")),
     ("type", re.compile(r"^(?:type|enter|input|write|put|fill(?: in)?)\s+(?P<value>.+?)\s+(?:in|into|on|for)\s+(?:the\s+)?(?P<target>.+)$")),
-    ("type", re.compile(r"^(?:fill|set)\s+(?:in\s+)?(?:the\s+)?(?P<target>.+?)\s+(?:with|to)\s+(?P<value>.+)$")),
+    ("type", re.compile(r"^(?:fill|set|change|update)\s+(?:in\s+)?(?:the\s+)?(?P<target>.+?)\s+(?:with|to)\s+(?P<value>.+)$")),
     ("select", re.compile(r"^(?:select|choose|pick)\s+(?P<value>.+?)\s+(?:from|in)\s+(?:the\s+)?(?P<target>.+)$")),
     ("uncheck", re.compile(r"^(?:uncheck|untick|deselect|clear the checkbox)\s+(?P<target>.+)$")),
     ("check", re.compile(r"^(?:check|tick)\s+(?P<target>.+)$")),

@@ -34,7 +34,7 @@ from typing import Final
 
 from agent.policy.coverage import unaccounted
 from agent.policy.lexicon import ATTRIBUTE_NOUNS, CONTROL_NOUNS
-from agent.policy.decompose import ALL_FIELDS, merge_find, normalise_clause, read_clause, split_clauses
+from agent.policy.decompose import ALL_FIELDS, merge_find, name_opened, normalise_clause, read_clause, split_clauses
 from agent.policy.feed_frames import merge_record_scope
 from agent.policy.field_lists import swallowed
 from agent.policy.record_frames import merge_record_find
@@ -98,9 +98,10 @@ class _Reading:
 def understand(goal: str) -> Understanding:
     """The policy's plan and contract for ``goal`` (see the module doc)."""
     reading = _Reading(goal, [], [], [], [], [])
-    records, record_found = merge_record_find(merge_record_scope(split_clauses(goal)))
+    named, opened = name_opened(split_clauses(goal))
+    records, record_found = merge_record_find(merge_record_scope(named))
     segments, found = merge_find(merge_suggest(records))
-    reading.means.extend([*record_found, *found])
+    reading.means.extend([*record_found, *found, *opened])
     flat: list[PlanStep] = []
     editing = False
     carried: ValueSource | None = None  # "find the 5th word …", for the next "type it …"

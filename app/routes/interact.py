@@ -29,6 +29,7 @@ from app.schemas.interact_answer import (
     MetricsOut,
     PlanOut,
     PlanStepOut,
+    SubTaskOut,
     UsageOut,
     VerificationOut,
 )
@@ -169,6 +170,7 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         plan = PlanOut(
             steps=[PlanStepOut(**step) for step in outcome.plan.get("steps", [])],
             current_step_index=outcome.plan.get("current_step_index", 0),
+            subtasks=[SubTaskOut.model_validate(part) for part in outcome.plan.get("subtasks", [])],
         )
     return InteractResponse(
         thought=outcome.thought,

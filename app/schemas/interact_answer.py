@@ -150,11 +150,26 @@ class PlanStepOut(ApiModel):
     status: str = Field(description="pending, in_progress, completed, failed or skipped")
 
 
+class SubTaskOut(ApiModel):
+    """One part of a multi-part goal and where it stands (docs/planner.md § 7)."""
+
+    index: int = Field(ge=0, description="Position among the sub-tasks, from 0")
+    goal: str = Field(description="What the part achieves")
+    first_step: int = Field(ge=0, description="Its first plan step")
+    last_step: int = Field(ge=0, description="Its last plan step (inclusive)")
+    status: Literal["pending", "active", "completed", "failed"] = Field(description="completed only once the page showed its condition")
+    actions_used: int = Field(ge=0, description="Actions taken while it was active")
+    budget: int = Field(ge=1, description="Most actions it may take")
+    evidence: list[str] = Field(default_factory=list, description="What the page showed for its condition (or what is missing)")
+    failure: str | None = Field(default=None, description="Why it failed")
+
+
 class PlanOut(ApiModel):
     """The steps Stepwise reads the goal into."""
 
     steps: list[PlanStepOut] = Field(description="In order")
     current_step_index: int = Field(ge=0, description="The step being worked on")
+    subtasks: list[SubTaskOut] = Field(default_factory=list, description="A multi-part goal's sub-tasks, in order; empty for a flat plan")
 
 
 class UsageOut(ApiModel):
