@@ -163,6 +163,9 @@ class UsageOut(ApiModel):
     model_calls: int = Field(default=0, ge=0, description="Model calls this request made")
     input_tokens: int = Field(default=0, ge=0, description="Prompt tokens")
     output_tokens: int = Field(default=0, ge=0, description="Completion tokens")
+    image_tokens: int = Field(
+        default=0, ge=0, description="Of `inputTokens`, those the model counted for screenshots (hybrid vision mode)"
+    )
     cost_usd: float | None = Field(default=0.0, description="USD; null when a model's price is unknown")
 
 
