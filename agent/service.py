@@ -33,6 +33,7 @@ from agent.sealing import SecretsUnreadable
 from agent.secret_records import open_secrets, reveal_action, reveal_task
 from agent.secrets import TaskSecrets
 from agent.state import GraphContext, InteractState
+from agent.vision import load_vision
 from cost import UsageService
 from observability import bind_ids, hide_more, hide_secrets, interact_trace_name
 from planning import Plan
@@ -42,7 +43,7 @@ from verification import PageInputError, PageState
 log = structlog.get_logger(__name__)
 
 # What the answer reads from the final state (reading all ~30 channels costs time).
-_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory"]
+_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory", "needs_full_dom", "needs_screenshot"]
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ async def _step(
     rag = await request_knowledge(task.query, page.url, ctx, deps)
     replaying = loaded.is_new_task or task.state.get("recall") is not None
     memory = await load_memory(tenant_id=ctx.tenant_id, url=page.url, goal=task.query, replaying=replaying, deps=deps)
+    vision = await load_vision(tenant_id=ctx.tenant_id, page=request.page, deps=deps)
     async with deps.tracer.start_trace(
         interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
     ) as trace:
@@ -146,6 +148,7 @@ async def _step(
             idempotency=claim,
             rag=rag,
             memory=memory,
+            vision=vision,
         )
         with UsageService.for_request() as usage:
             try:

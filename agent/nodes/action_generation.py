@@ -14,6 +14,8 @@ from agent.critic import needs_critic
 from agent.advance import advance_and_refine
 from agent.search import allowed_domains_for
 from agent.state import Candidate, GraphContext, InteractState
+from agent.vision.call import CallVision, position_lines
+from agent.vision.steps import call_vision, full_dom_request, screenshot_request
 from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
 from planning import Plan
 from verification import Action, ActionSyntaxError, Contract, parse_action
@@ -72,12 +74,18 @@ async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dic
 
     model_candidate = None
     if runtime.context.deps.gateway is not None:
-        model_candidate = await _model_candidate(state, runtime, plan)
+        vision = call_vision(state, runtime, plan, policy_candidate)  # hybrid or text (agent.vision)
+        if vision.ask:
+            return {**update, **screenshot_request(plan, vision)}
+        update["vision"] = vision.state
+        model_candidate = await _model_candidate(state, runtime, plan, vision)
     if model_candidate is not None:
         return {**update, "candidate": model_candidate, "fallback": policy_candidate, "critic_needed": _critic_needed(state, model_candidate)}
     if policy_candidate is None:
         if (late := _wait_for_late_target(state, plan)) is not None:
             return {**update, **late}
+        if (full := full_dom_request(state, runtime, plan)) is not None:
+            return {**update, **full}
         log.info("action_generation.no_action", reason=reason)
         return {**update, "candidate": None, "rejections": [reason]}
     return {**update, "candidate": policy_candidate, "fallback": None, "critic_needed": _critic_needed(state, policy_candidate)}
@@ -181,7 +189,7 @@ def _worth_waiting(contract: Contract) -> bool:
     )
 
 
-async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> Candidate | None:
+async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan, vision: CallVision | None = None) -> Candidate | None:
     gateway = runtime.context.deps.gateway
     assert gateway is not None
     step = plan.current
@@ -203,8 +211,15 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
     learned = hints(runtime.context.memory.skills)
     if learned:  # what corrections on this site taught, as data (the model may weigh it, not obey it)
         blocks.append(DataBlock("learned_skills", learned))
+    images = vision.images if vision is not None else ()
+    if vision is not None:  # hybrid mode: where the elements are, or why no screenshot comes with this call
+        if positions := position_lines(state["page"], vision, runtime.context.vision.screenshot):
+            blocks.append(DataBlock("element_positions", positions))
+        if vision.note:
+            blocks.append(DataBlock("screenshot_note", vision.note))
     try:
-        generation = await gateway.generate("ACTION_GENERATION", RefinedAction, Prompt(REFINEMENT_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
+        prompt = Prompt(REFINEMENT_INSTRUCTIONS, blocks, images=images)
+        generation = await gateway.generate("ACTION_GENERATION", RefinedAction, prompt, ctx=call_context(state, runtime))
         refined = validate_refined_action(generation.output, state["page"])
     except (LLMError, RefinementInvalid) as exc:
         log.warning("action_generation.model_failed", error=type(exc).__name__)

@@ -240,7 +240,18 @@ class InteractResponse(ApiModel):
         description="With status needs_user_input: `message` (the question) and `missing` (what the goal lacks); "
         "send the answer as a new `query`",
     )
-    needs_full_dom: bool = Field(default=False, description="Send `dom` (full HTML) with the next request")
+    needs_full_dom: bool = Field(
+        default=False,
+        description="Send `dom` (the full HTML, `domMode: \"full\"`, with every element you can act on stamped with "
+        "`data-llm-id`) with the next request: the step's target is not in `interactiveTree`. Asked at most "
+        "STEPWISE_FULL_DOM_ASKS (2) times per task; the action is `wait(0)`",
+    )
+    needs_screenshot: bool = Field(
+        default=False,
+        description="Send `screenshot` with the next request: the goal depends on how the page looks (an icon, a "
+        "colour, a corner…) and the model should see it. Only for tenants that allowed screenshots; asked at most "
+        "STEPWISE_SCREENSHOT_ASKS (2) times per task; the action is `wait(0)`",
+    )
     has_org_knowledge: bool = Field(
         default=False, description="The tenant's knowledge base gave this request something (it reaches prompts only as data)"
     )
