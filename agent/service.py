@@ -130,10 +130,10 @@ async def _step(
             return await declined(task, session.id, pending, ctx, deps, (time.perf_counter() - started) * 1000)
         state.update(confirmed(pending))
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
+    vision = await load_vision(tenant_id=ctx.tenant_id, page=request.page, deps=deps)  # an unreadable screenshot fails here, before any model call
     rag = await request_knowledge(task.query, page.url, ctx, deps)
     replaying = loaded.is_new_task or task.state.get("recall") is not None
     memory = await load_memory(tenant_id=ctx.tenant_id, url=page.url, goal=task.query, replaying=replaying, deps=deps)
-    vision = await load_vision(tenant_id=ctx.tenant_id, page=request.page, deps=deps)
     async with deps.tracer.start_trace(
         interact_trace_name(task.id), task_id=task.id, session_id=session.id, user_id=ctx.user_id, tenant_id=ctx.tenant_id
     ) as trace:

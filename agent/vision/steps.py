@@ -2,7 +2,7 @@
 the model's call, and the two requests an answer can make for more of the page — a
 screenshot (``needsScreenshot``) and the full DOM (``needsFullDom``).
 
-A request for the page is a step like any other (a ``wait(0)`` the client runs at once,
+A request for the page is a step like any other (a short ``wait`` the client runs at once,
 stored with the task), so the asks are counted in the task and bounded."""
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from planning import Plan
 from verification import Action
 
 log = structlog.get_logger(__name__)
+
+ASK_WAIT_S = 0.1  # the step of an answer that asks for more of the page: wait this long, then send it
 
 SCREENSHOT_THOUGHT = "How the page looks matters for this step: send a screenshot of the page with the next request."
 FULL_DOM_THOUGHT = "The element this step needs is not in the page's element list: send the full DOM with the next request."
@@ -56,7 +58,7 @@ def call_vision(state: InteractState, runtime: Runtime[GraphContext], plan: Plan
 def screenshot_request(plan: Plan, call: CallVision) -> dict[str, Any]:
     """The answer that asks for a screenshot instead of letting the model choose blind."""
     step = plan.current.index if plan.current is not None else None
-    candidate = Candidate(Action(name="wait", seconds=0.0), SCREENSHOT_THOUGHT, "policy", 1.0, step, completes_step=False, source="vision", probe=True)
+    candidate = Candidate(Action(name="wait", seconds=ASK_WAIT_S), SCREENSHOT_THOUGHT, "policy", 1.0, step, completes_step=False, source="vision", probe=True)
     return {"candidate": candidate, "fallback": None, "vision": call.state, "needs_screenshot": True}
 
 
@@ -80,7 +82,7 @@ def full_dom_request(state: InteractState, runtime: Runtime[GraphContext], plan:
     log.info("vision.full_dom_requested", asks=current.full_dom_asks + 1, tree_empty=facts.tree_empty,
              tree_truncated=facts.tree_truncated, target_in_text_only=facts.target_in_text_only)  # fmt: skip
     assert step is not None
-    candidate = Candidate(Action(name="wait", seconds=0.0), FULL_DOM_THOUGHT, "policy", 1.0, step.index, completes_step=False, source="vision", probe=True)
+    candidate = Candidate(Action(name="wait", seconds=ASK_WAIT_S), FULL_DOM_THOUGHT, "policy", 1.0, step.index, completes_step=False, source="vision", probe=True)
     return {
         "candidate": candidate,
         "fallback": None,

@@ -244,13 +244,13 @@ class InteractResponse(ApiModel):
         default=False,
         description="Send `dom` (the full HTML, `domMode: \"full\"`, with every element you can act on stamped with "
         "`data-llm-id`) with the next request: the step's target is not in `interactiveTree`. Asked at most "
-        "STEPWISE_FULL_DOM_ASKS (2) times per task; the action is `wait(0)`",
+        "STEPWISE_FULL_DOM_ASKS (2) times per task; the action is `wait(0.1)`",
     )
     needs_screenshot: bool = Field(
         default=False,
         description="Send `screenshot` with the next request: the goal depends on how the page looks (an icon, a "
         "colour, a corner…) and the model should see it. Only for tenants that allowed screenshots; asked at most "
-        "STEPWISE_SCREENSHOT_ASKS (2) times per task; the action is `wait(0)`",
+        "STEPWISE_SCREENSHOT_ASKS (2) times per task; the action is `wait(0.1)`",
     )
     has_org_knowledge: bool = Field(
         default=False, description="The tenant's knowledge base gave this request something (it reaches prompts only as data)"
