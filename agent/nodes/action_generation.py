@@ -72,6 +72,8 @@ async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dic
             }
         reason = "every step of the plan is done"
 
+    if (full := full_dom_request(state, runtime, plan, policy_candidate)) is not None:
+        return {**update, **full}  # the step's target is not in the element list: ask for the page (agent.vision)
     model_candidate = None
     if runtime.context.deps.gateway is not None:
         vision = call_vision(state, runtime, plan, policy_candidate)  # hybrid or text (agent.vision)
@@ -84,8 +86,6 @@ async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dic
     if policy_candidate is None:
         if (late := _wait_for_late_target(state, plan)) is not None:
             return {**update, **late}
-        if (full := full_dom_request(state, runtime, plan)) is not None:
-            return {**update, **full}
         log.info("action_generation.no_action", reason=reason)
         return {**update, "candidate": None, "rejections": [reason]}
     return {**update, "candidate": policy_candidate, "fallback": None, "critic_needed": _critic_needed(state, policy_candidate)}

@@ -55,6 +55,11 @@ def call_vision(state: InteractState, runtime: Runtime[GraphContext], plan: Plan
     return call
 
 
+def searching(candidate: Candidate) -> bool:
+    """The policy's move only looks for the target (scrolls to find it): it did not resolve it."""
+    return candidate.probe and candidate.action.name == "scroll"
+
+
 def screenshot_request(plan: Plan, call: CallVision) -> dict[str, Any]:
     """The answer that asks for a screenshot instead of letting the model choose blind."""
     step = plan.current.index if plan.current is not None else None
@@ -62,15 +67,17 @@ def screenshot_request(plan: Plan, call: CallVision) -> dict[str, Any]:
     return {"candidate": candidate, "fallback": None, "vision": call.state, "needs_screenshot": True}
 
 
-def full_dom_request(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> dict[str, Any] | None:
+def full_dom_request(state: InteractState, runtime: Runtime[GraphContext], plan: Plan, policy: Candidate | None) -> dict[str, Any] | None:
     """The answer that asks for the full DOM, when the compact page could not resolve the
-    current step and the full page may (``should_ask_full_dom``); None otherwise."""
+    current step and the full page may (``should_ask_full_dom``); None otherwise. Asked
+    before any model call: neither the model nor the policy can act on an element the list
+    does not hold, and scrolling does not add to the list what the client left out."""
     page, step, vision = state["page"], plan.current, runtime.context.vision
     current = vision_state(state)
     facts = FullDomFacts(
         page_from_tree=page.source == "v3",
         full_dom_sent=vision.full_dom_sent,
-        step_unresolved=step is not None,
+        step_unresolved=step is not None and (policy is None or searching(policy)),
         tree_empty=tree_empty(page),
         tree_truncated=vision.tree_truncated,
         target_in_text_only=step is not None and target_in_text_only(step.target, page),
