@@ -40,7 +40,7 @@ def call_vision(state: InteractState, runtime: Runtime[GraphContext], plan: Plan
         goal=state["task"].query,
         step_text=" ".join(filter(None, (step.description, step.target))) if step is not None else "",
         client_mode=runtime.context.vision.client_mode,
-        target_unresolved=policy is None and step is not None,
+        target_unresolved=step is not None and (policy is None or searching(policy)),
         nameless_controls=sum(1 for e in page.elements if e.actionable and not e.name.strip()),
     )
     decision = choose_mode(facts)

@@ -96,3 +96,28 @@ async def test_a_full_dom_that_still_lacks_the_target_is_not_asked_again_at_once
     second = (await api.interact(next_body(first, 0, dom=dom, domMode="full"))).json()
     assert second["needsFullDom"] is False and second["action"] == 'scroll("down")'
     assert second["status"] == "active"
+
+
+@pytest.mark.parametrize(
+    "lie",
+    [
+        {"thought": "Done.", "action": "finish()", "element_id": None},
+        {"thought": "Click it.", "action": 'click("999")', "element_id": "999"},
+        "not json",
+    ],
+    ids=["false-finish", "no-such-element", "nonsense"],
+)
+async def test_a_lying_model_after_the_full_dom_cannot_complete_the_task(make_api: Any, lie: Any) -> None:
+    from tests.support.fake_gemini import FakeGemini
+    from tests.support.vision_model import is_action_call, responder
+
+    answer = lie if isinstance(lie, str) else {"confidence": 0.99, "chain": [], "step_done": True, "missing_info": [], **lie}
+    with FakeGemini() as gemini:
+        gemini.responder = responder(answer)
+        api = await make_api(rate_limit_per_minute=1000, gemini_api_key="k", gemini_base_url=gemini.base_url)
+        first = (await api.interact(first_body())).json()
+        assert first["needsFullDom"] is True and not any(is_action_call(r) for r in gemini.requests), "asked before any model call"
+        second = (await api.interact(next_body(first, 0, dom=FULL_DOM, domMode="full"))).json()
+        assert any(is_action_call(r) for r in gemini.requests)
+        assert second["status"] != "completed"
+        assert second["action"] == 'click("77")', "the lie is rejected; the policy's action on the element the DOM gave"
