@@ -32,15 +32,18 @@ class CallVision:
     ask: bool = False
 
 
-def plan_call(decision: ModeDecision, vision: VisionContext, state: VisionState, *, step: int, max_asks: int) -> CallVision:
+def plan_call(
+    decision: ModeDecision, vision: VisionContext, state: VisionState, *, step: int, max_asks: int, resolved: bool = False
+) -> CallVision:
     """* text mode, or images not allowed for this tenant: no image;
     * a screenshot of a screen the model was already sent in this task (same perceptual
       hash): not sent again, the call says so;
     * a new screenshot: sent, and remembered;
     * no screenshot but the client's ``screenshotHash`` names the screen last sent: nothing
       to send, nothing to ask;
-    * no screenshot at all: ask for one, at most ``max_asks`` times per task; past that
-      the model chooses from the element list alone."""
+    * no screenshot at all: ask for one, at most ``max_asks`` times per task, unless the
+      policy already ``resolved`` the step's target from the element list (a round trip is
+      not worth it then); past that the model chooses from the element list alone."""
     if not decision.hybrid or not vision.allowed:
         return CallVision(decision, state)
     shot = vision.screenshot
@@ -52,7 +55,7 @@ def plan_call(decision: ModeDecision, vision: VisionContext, state: VisionState,
         return CallVision(decision, sent, images=(ImageBlock(SCREENSHOT_BLOCK, shot.data, shot.mime_type),))
     if same_screen(vision.client_hash, state.last_hash):
         return CallVision(decision, state.model_copy(update={"images_skipped": state.images_skipped + 1}), note=_unchanged(state))
-    if state.screenshot_asks < max_asks:
+    if not resolved and state.screenshot_asks < max_asks:
         return CallVision(decision, state.model_copy(update={"screenshot_asks": state.screenshot_asks + 1}), ask=True)
     return CallVision(decision, state)
 

@@ -45,8 +45,9 @@ def call_vision(state: InteractState, runtime: Runtime[GraphContext], plan: Plan
     )
     decision = choose_mode(facts)
     call = plan_call(
-        decision, runtime.context.vision, vision_state(state), step=state["task"].step_index, max_asks=runtime.context.deps.config.screenshot_asks
-    )
+        decision, runtime.context.vision, vision_state(state), step=state["task"].step_index,
+        max_asks=runtime.context.deps.config.screenshot_asks, resolved=policy is not None and not searching(policy),
+    )  # fmt: skip
     if decision.hybrid:
         log.info(
             "vision.mode", mode=decision.mode, reasons=list(decision.reasons), terms=list(decision.terms),

@@ -214,3 +214,12 @@ async def test_a_lying_model_with_a_screenshot_never_gets_a_task_completed(make_
     assert answer["status"] != "completed" and answer["contract"]["satisfied"] is False
     assert "99" not in answer["action"] and "evil.example" not in answer["action"]
     assert not answer["action"].startswith("finish")
+
+
+async def test_a_visual_goal_the_element_list_resolves_asks_for_no_screenshot(make_api: ApiFactory, gemini: FakeGemini) -> None:
+    api = await _api(make_api, gemini)
+    page = body(query="Click the trash icon")
+    page["interactiveTree"] = [*tree(), {"i": "5", "r": "btn", "n": "Trash icon", "xy": [600, 26]}]  # an icon its label names
+    first = (await api.interact(page)).json()
+    assert first["needsScreenshot"] is False and first["action"] == 'click("5")'
+    assert all(not r.inline_images for r in gemini.requests)

@@ -68,3 +68,10 @@ def test_positions_are_given_only_with_an_image() -> None:
     assert lines[0].startswith("screenshot 1024x640 px of a 1280x800 viewport")
     assert lines[1:] == ["[1] box x=1200 y=10 w=32 h=32", "[2] centre x=40 y=20"]
     assert position_lines(page, plan_call(TEXT, allowed(SHOT), VisionState(), step=0, max_asks=2), SHOT) == []
+
+
+def test_no_round_trip_for_a_screenshot_when_the_policy_resolved_the_target() -> None:
+    call = plan_call(HYBRID, allowed(), VisionState(), step=0, max_asks=2, resolved=True)
+    assert (call.ask, call.images) == (False, ()) and call.state.screenshot_asks == 0
+    with_shot = plan_call(HYBRID, allowed(SHOT), VisionState(), step=0, max_asks=2, resolved=True)
+    assert len(with_shot.images) == 1, "a screenshot the client sent is still used"
