@@ -10,14 +10,14 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-memory-skills bench-memory-replay bench-audit clean
+.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-memory-skills bench-memory-replay bench-audit bench-vision clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
 	@echo "make test   - set up everything the tests need (Chromium included) and run the whole suite"
 	@echo "make demo   - the clinic demo: 'Add a new patient named Jas' in headless Chromium"
 	@echo "make bench-verification | bench-interact | bench-knowledge-extraction | bench-miniwob | bench-chaining | bench-audit"
-	@echo "make bench-memory-fingerprint | bench-memory-skills | bench-memory-replay"
+	@echo "make bench-memory-fingerprint | bench-memory-skills | bench-memory-replay | bench-vision"
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -87,6 +87,9 @@ bench-miniwob: install-bench chromium
 # (6 layouts, 5 phrasings, dirty pages), then the multi-field MiniWoB++ tasks, both ways on the same seeds.
 CHAINING_ARGS ?= --seeds 5
 CHAINING_MINIWOB_ARGS ?= --seeds 3
+bench-vision: install-bench
+	$(PY) -m bench.vision --out bench/results/vision
+
 bench-chaining: install-bench chromium
 	$(PY) -m bench.chaining $(CHAINING_ARGS) --out bench/results/chaining
 	$(PY) -m bench.miniwob.run --tasks bench/miniwob/chaining-tasks.txt --compare-chaining $(CHAINING_MINIWOB_ARGS) --out bench/results/chaining/miniwob

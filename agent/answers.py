@@ -94,6 +94,8 @@ def answer(final: InteractState, session: Session, usage: dict[str, Any], server
         memory=memory.wire() if (memory := final.get("memory")) is not None else None,
         usage=usage,
         server_ms=server_ms,
+        needs_full_dom=bool(final.get("needs_full_dom")) and stored.status == "active",
+        needs_screenshot=bool(final.get("needs_screenshot")) and stored.status == "active",
     )
 
 

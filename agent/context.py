@@ -39,6 +39,10 @@ class AgentConfig:
     memory_replay: bool = True  # record proven flows as recipes and replay them (agent.memory)
     idempotency_ttl_seconds: int = 24 * 60 * 60  # how long an Idempotency-Key is remembered
     idempotency_lease_seconds: int = 120  # an unanswered claim older than this was abandoned
+    vision: bool = True  # screenshots may reach the model, for tenants that allow it (agent.vision)
+    vision_max_width: int = 1024  # screenshots wider than this are scaled down before the model sees them
+    screenshot_asks: int = 2  # answers per task that may ask the client for a screenshot
+    full_dom_asks: int = 2  # answers per task that may ask the client for the full DOM
 
 
 @dataclass

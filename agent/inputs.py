@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from verification import ClientObservations, PageState, VerificationResult
+from verification import ClientObservations, PageState, VerificationResult, dom_only_elements
 
 
 @dataclass(frozen=True)
@@ -26,9 +26,16 @@ class PageInput:
     errors_detected: Sequence[str] = ()
     success_messages: Sequence[str] = ()
     text: str | None = None  # the page's visible text (V3 pageText)
+    mode: str | None = None  # domMode as the client sent it
+    screenshot: str | None = None  # base64 image (hybrid vision mode, agent.vision)
+    screenshot_hash: str | None = None  # the client's perceptual hash of the screen
+    tree_truncated: bool = False  # the client cut its V3 tree (node cap, viewport pruning)
 
     def to_page_state(self) -> PageState:
         if self.tree is not None:
+            # After needsFullDom the client sends its tree and the full DOM: elements only the
+            # DOM holds (stamped with data-llm-id, so the client can act on them) join the tree's.
+            extra = dom_only_elements(self.dom, self.tree) if self.mode == "full" and self.dom is not None else ()
             return PageState.from_v3(
                 self.tree,
                 url=self.url,
@@ -42,6 +49,7 @@ class PageInput:
                 success_messages=tuple(self.success_messages),
                 dom=self.dom,
                 text=self.text,
+                extra_elements=extra,
             )
         assert self.dom is not None, "the edge guarantees a page"
         return PageState.from_html(self.dom, url=self.url, title=self.title)
@@ -99,4 +107,6 @@ class InteractOutcome:
     model_ms: float = 0.0
     has_org_knowledge: bool = False  # the tenant's knowledge base gave this request something
     replayed: bool = False  # a re-sent request, answered with the stored answer of its step
+    needs_full_dom: bool = False  # send the full DOM with the next request (agent.vision.full_dom)
+    needs_screenshot: bool = False  # send a screenshot with the next request (agent.vision)
     idempotent_replay: bool = False  # answered from an Idempotency-Key record (header Idempotent-Replayed)

@@ -71,4 +71,6 @@ def replayed_outcome(task: Task, session_id: str, action: TaskAction) -> Interac
         chain_metadata=answer.get("chain_metadata"),
         memory=answer.get("memory"),
         replayed=True,
+        needs_full_dom=bool(answer.get("needs_full_dom")),
+        needs_screenshot=bool(answer.get("needs_screenshot")),
     )

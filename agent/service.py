@@ -34,6 +34,7 @@ from agent.sealing import SecretsUnreadable
 from agent.secret_records import open_secrets, reveal_action, reveal_task
 from agent.secrets import TaskSecrets
 from agent.state import GraphContext, InteractState
+from agent.vision import load_vision
 from cost import UsageService
 from observability import bind_ids, hide_more, hide_secrets, interact_trace_name
 from planning import Plan
@@ -43,7 +44,7 @@ from verification import PageInputError, PageState
 log = structlog.get_logger(__name__)
 
 # What the answer reads from the final state (reading all ~30 channels costs time).
-_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory"]
+_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory", "needs_full_dom", "needs_screenshot"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ async def _step(
         state.update(confirmed(pending))
     await note_answer(request, task, loaded.is_new_task, ctx, deps)  # a reply to a mid-flight question (agent.interrupts)
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
+    vision = await load_vision(tenant_id=ctx.tenant_id, page=request.page, deps=deps)  # an unreadable screenshot fails here, before any model call
     rag = await request_knowledge(task.query, page.url, ctx, deps)
     replaying = loaded.is_new_task or task.state.get("recall") is not None
     memory = await load_memory(tenant_id=ctx.tenant_id, url=page.url, goal=task.query, replaying=replaying, deps=deps)
@@ -148,6 +150,7 @@ async def _step(
             idempotency=claim,
             rag=rag,
             memory=memory,
+            vision=vision,
         )
         with UsageService.for_request() as usage:
             try:

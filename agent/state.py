@@ -17,6 +17,8 @@ from agent.policy import ParsedGoal
 from agent.progress import TaskProgress
 from agent.rag import chunk_texts
 from agent.secrets import TaskSecrets
+from agent.vision.context import VisionContext
+from agent.vision.state import VisionState
 from knowledge import RagResult
 from planning import Plan
 from storage import CorrectionRecord, IdempotencyRecord, Message, Session, Task, TaskAction
@@ -36,7 +38,7 @@ class Candidate:
     confidence: float
     plan_step: int | None = None
     completes_step: bool = True
-    source: Literal["generation", "direct", "correction", "recall"] = "generation"  # recall: a recipe's step (agent.memory)
+    source: Literal["generation", "direct", "correction", "recall", "vision"] = "generation"  # recall: a recipe's step (agent.memory); vision: a request for the page (agent.vision)
     probe: bool = False  # an exploring move (hover a menu item, page a calendar): no effect is information
     chain: tuple[Any, ...] = ()  # a model's (or a recipe's) proposed chain after this action (planning.ChainedAction), judged by agent.chaining
     skills: tuple[str, ...] = ()  # skills that steered this action (agent.memory.skills)
@@ -76,6 +78,7 @@ class GraphContext:
     idempotency: IdempotencyRecord | None = None  # the Idempotency-Key claim finalize completes
     rag: RagResult = field(default_factory=RagResult)  # the request's knowledge (agent.rag), retrieved once
     memory: MemoryContext = field(default_factory=MemoryContext)  # the request's skills and recipes (agent.memory), loaded once
+    vision: VisionContext = field(default_factory=VisionContext)  # the request's screenshot and switches (agent.vision)
 
     @property
     def knowledge(self) -> list[str]:
@@ -123,6 +126,9 @@ class InteractState(TypedDict, total=False):
     sub_task_completed: tuple[int, ...]  # sub-tasks this page showed done (agent.subtasks)
     subtask_wait: bool  # the active sub-task's steps are done, its result not shown yet
     subtask_failed: bool  # a sub-task the page did not show done (or over budget) ended the task
+    vision: VisionState  # screenshots sent and page requests made in this task (agent.vision)
+    needs_screenshot: bool  # this answer asks the client for a screenshot
+    needs_full_dom: bool  # this answer asks the client for the full DOM
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

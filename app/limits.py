@@ -40,6 +40,11 @@ def check_interact_limits(body: InteractRequest, settings: Settings) -> None:
         )
     if body.interactive_tree is not None and len(body.interactive_tree) > settings.max_tree_nodes:
         raise _too_many_nodes(len(body.interactive_tree), settings.max_tree_nodes)
+    if body.screenshot is not None and (size := len(body.screenshot) * 3 // 4) > settings.max_screenshot_bytes:
+        raise LimitExceeded(
+            f"`screenshot` holds about {size} bytes; the limit is {settings.max_screenshot_bytes}",
+            details={"field": "screenshot", "limit": "max_screenshot_bytes", "value": settings.max_screenshot_bytes, "actual": size},
+        )
     if body.query is not None and len(body.query) > settings.max_query_chars:
         raise StepwiseError(
             f"`query` has {len(body.query)} characters; the limit is {settings.max_query_chars}",

@@ -21,7 +21,7 @@ from agent.search import search_client_from_settings
 from app.errors import install_error_handlers
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.observability_setup import Observability
-from app.routes import health, interact, knowledge, memory, sessions, tasks
+from app.routes import health, interact, knowledge, memory, sessions, tasks, vision
 from app.schemas.examples import restore_examples
 from app.schemas.grammar import ACTION_GRAMMAR
 from app.settings import Settings, get_settings
@@ -133,6 +133,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 memory_replay=settings.memory_replay,
                 idempotency_ttl_seconds=settings.idempotency_ttl_hours * 3600,
                 idempotency_lease_seconds=settings.idempotency_lease_seconds,
+                vision=settings.vision,
+                vision_max_width=settings.vision_max_width,
+                screenshot_asks=settings.screenshot_asks,
+                full_dom_asks=settings.full_dom_asks,
             ),
             gateway=gateway,
             search=search,
@@ -176,6 +180,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.include_router(tasks.router)
     app.include_router(knowledge.router)
     app.include_router(memory.router)
+    app.include_router(vision.router)
     app.include_router(health.router)
     # Outermost first: request context wraps the body limit so a 413 is logged too.
     app.add_middleware(

@@ -107,6 +107,15 @@ class Settings(BaseSettings):
     memory_replay: bool = Field(
         default=True, description="Replay flows whose goal was proven, re-identifying and verifying every step (per tenant: PUT /api/memory/settings)"
     )
+    vision: bool = Field(
+        default=True,
+        description="Hybrid vision: screenshots go to the model with the element list for visual goals, for tenants "
+        "that allowed them (PUT /api/vision/settings; off for every tenant until it does). false: never, for anyone",
+    )
+    max_screenshot_bytes: int = Field(default=2_000_000, ge=10_000, description="Largest decoded `screenshot` accepted (413 past it)")
+    vision_max_width: int = Field(default=1024, ge=256, le=4096, description="Screenshots wider than this are scaled down before a model sees them")
+    screenshot_asks: int = Field(default=2, ge=0, le=10, description="Answers per task that may ask the client for a screenshot")
+    full_dom_asks: int = Field(default=2, ge=0, le=10, description="Answers per task that may ask the client for the full DOM")
     idempotency_ttl_hours: int = Field(
         default=24, ge=1, le=24 * 30, description="How long the answer to an Idempotency-Key is kept for a re-send"
     )

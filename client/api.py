@@ -82,6 +82,10 @@ class InteractAnswer:
         return bool(self.raw.get("needsFullDom"))
 
     @property
+    def needs_screenshot(self) -> bool:
+        return bool(self.raw.get("needsScreenshot"))
+
+    @property
     def verification(self) -> dict[str, Any] | None:
         return self.raw.get("verification")
 

@@ -3,7 +3,8 @@
 Contract implemented (``docs/api.md``, spec § "Client Contract"):
 
 * the first request carries the goal and no ``taskId``; the V3 tree is sent, the full DOM
-  only after an answer with ``needsFullDom: true``;
+  only after an answer with ``needsFullDom: true``, a screenshot only after one with
+  ``needsScreenshot: true``; a tree cut at the node cap says so (``treeTruncated``);
 * after every answer the ``taskId``/``sessionId`` are persisted per tab, and the next request
   reads the ``taskId`` back from that store; when it is gone and a ``sessionId`` is known, the
   client asks ``GET /api/session/{id}/task/active`` (404: start a new task);
@@ -132,11 +133,11 @@ class _Runner:
 
     async def _loop(self, result: RunResult, max_steps: int) -> None:
         report: dict[str, Any] | None = None  # what the next request says about the last action
-        full_dom = False
+        full_dom = screenshot = False
         last_url: str | None = None  # the URL the last request carried
         for index in range(max_steps):
             started = time.monotonic()
-            snapshot = await self.probe.capture(self.extract, full_dom=full_dom)
+            snapshot = await self.probe.capture(self.extract, full_dom=full_dom, screenshot=screenshot)
             capture_ms = _ms(started)
             task_id, recovered = await self._task_id(result, snapshot.url, last_url)
             if task_id is None and result.steps:
@@ -173,7 +174,7 @@ class _Runner:
             await self._emit("executed", step)
             if step.action_status == "terminal":
                 return
-            full_dom = answer.needs_full_dom
+            full_dom, screenshot = answer.needs_full_dom, answer.needs_screenshot
         result.status = "max_steps"
 
     async def _task_id(self, result: RunResult, url: str, last_url: str | None) -> tuple[str | None, bool]:
@@ -214,6 +215,10 @@ class _Runner:
             body["errors_detected"] = snap.errors[:10]
         if snap.successes:
             body["success_messages"] = snap.successes[:10]
+        if snap.truncated:
+            body["treeTruncated"] = True
+        if snap.screenshot is not None:
+            body["screenshot"], body["domMode"] = snap.screenshot, "hybrid"
         if snap.dom is not None:
             body["dom"], body["domMode"] = snap.dom, "full"
         if task_id is not None:

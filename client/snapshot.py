@@ -13,6 +13,7 @@ frame's carry a prefix the probe gives it once and never reuses (``"f1-12"``).
 from __future__ import annotations
 
 import asyncio
+import base64
 import importlib.resources
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -37,6 +38,24 @@ def _page_script() -> str:
 
 PAGE_SCRIPT: Final[str] = _page_script()
 EVAL_TIMEOUT_S: Final[float] = 5.0
+SCREENSHOT_QUALITY: Final[int] = 70  # spec: JPEG at 0.7 quality
+SCREENSHOT_TIMEOUT_S: Final[float] = 10.0
+# What may be acted on but is not always in the V3 tree (a <span> with a click handler, a
+# role or a tabindex): stamped before the full DOM is sent, continuing the tab's numbering.
+_STAMPABLE: Final[str] = (
+    "a[href], button, input, select, textarea, summary, label, [onclick], [role], [tabindex], [contenteditable='true']"
+)
+_STAMP_ALL: Final[str] = """(selector) => {
+  const prefix = window.__stepwiseIdPrefix || '';
+  let stamped = 0;
+  for (const el of document.querySelectorAll(selector)) {
+    if (el.hasAttribute('data-llm-id')) continue;
+    window.__stepwiseNextId = (window.__stepwiseNextId || 0) + 1;
+    el.setAttribute('data-llm-id', prefix + window.__stepwiseNextId);
+    stamped += 1;
+  }
+  return stamped;
+}"""
 _ENSURE = "() => window.__stepwise !== undefined"
 
 
@@ -63,6 +82,8 @@ class PageSnapshot:
     dom: str | None = None
     doc_id: str = ""
     text: str = ""  # visible text of the main frame, one block per line (the request's pageText)
+    screenshot: str | None = None  # base64 JPEG of the viewport, when the server asked for one (needsScreenshot)
+    truncated: bool = False  # the tree hit ``max_nodes``: elements of the page are missing from it
 
     @property
     def errors(self) -> list[str]:
@@ -146,8 +167,11 @@ class PageProbe:
                 frames.append((index, frame))
         return frames
 
-    async def capture(self, options: ExtractOptions | None = None, *, full_dom: bool = False) -> PageSnapshot:
-        """The V3 snapshot of the tab (and the HTML when the server asked for the full DOM)."""
+    async def capture(self, options: ExtractOptions | None = None, *, full_dom: bool = False, screenshot: bool = False) -> PageSnapshot:
+        """The V3 snapshot of the tab, and the HTML when the server asked for the full DOM
+        (``needsFullDom``: every element one could act on stamped with ``data-llm-id`` first,
+        so the server can name one the tree left out), and a JPEG of the viewport when it
+        asked for a screenshot (``needsScreenshot``)."""
         options = options or ExtractOptions()
         page = self.page
         main: dict[str, Any] | None = None
@@ -185,7 +209,10 @@ class PageProbe:
                 tree.extend(result["tree"][: options.max_nodes - len(tree)])
             messages.extend(result["messages"])
         assert main is not None
+        if full_dom:
+            await _bounded(page.evaluate(_STAMP_ALL, _STAMPABLE))
         dom = await _bounded(page.content()) if full_dom else None
+        shot = await _bounded(page.screenshot(type="jpeg", quality=SCREENSHOT_QUALITY), SCREENSHOT_TIMEOUT_S) if screenshot else None
         return PageSnapshot(
             url=page.url,
             title=main["title"],
@@ -198,6 +225,8 @@ class PageProbe:
             dom=dom,
             doc_id=main["docId"],
             text=main.get("text") or "",
+            screenshot=base64.b64encode(shot).decode() if shot is not None else None,
+            truncated=len(tree) >= options.max_nodes,
         )
 
     def _remember_ids(self, prefix: str, tree: list[dict[str, Any]]) -> None:

@@ -48,6 +48,10 @@ class UsageEventLike(Protocol):
     @property
     def total_tokens(self) -> int: ...
     @property
+    def image_tokens(self) -> int:
+        """Of ``input_tokens``, those counted for images (a screenshot in hybrid mode)."""
+
+    @property
     def latency_ms(self) -> int: ...
     @property
     def success(self) -> bool: ...

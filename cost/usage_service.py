@@ -47,6 +47,7 @@ class RequestUsage:
     cached_tokens: int = 0
     thinking_tokens: int = 0
     total_tokens: int = 0
+    image_tokens: int = 0
     priced_cost_usd: Decimal = Decimal(0)
     unpriced_calls: int = 0
 
@@ -62,18 +63,20 @@ class RequestUsage:
         self.cached_tokens += event.cached_tokens
         self.thinking_tokens += event.thinking_tokens
         self.total_tokens += event.total_tokens
+        self.image_tokens += event.image_tokens
         if cost is None:
             self.unpriced_calls += 1
         else:
             self.priced_cost_usd += cost
 
     def as_response(self) -> dict[str, Any]:
-        """``{"modelCalls", "inputTokens", "outputTokens", "costUsd"}`` (docs/api.md);
-        ``costUsd`` is ``null`` when a call could not be priced."""
+        """``{"modelCalls", "inputTokens", "outputTokens", "imageTokens", "costUsd"}``
+        (docs/api.md); ``costUsd`` is ``null`` when a call could not be priced."""
         return {
             "modelCalls": self.model_calls,
             "inputTokens": self.input_tokens,
             "outputTokens": self.output_tokens,
+            "imageTokens": self.image_tokens,
             "costUsd": to_stored_usd(self.cost_usd),
         }
 
@@ -166,6 +169,7 @@ class UsageService:
                 cached_tokens=event.cached_tokens,
                 thinking_tokens=event.thinking_tokens,
                 total_tokens=event.total_tokens,
+                image_tokens=event.image_tokens,
                 cost_usd=to_stored_usd(cost),
                 duration_ms=float(event.latency_ms),
                 trace_id=trace_id,
@@ -245,5 +249,6 @@ def generation_record(
             "tenant_id": event.ctx.tenant_id,
             "task_id": event.ctx.task_id,
             "priced": cost is not None,
+            "image_tokens": event.image_tokens,
         },
     )

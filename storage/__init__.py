@@ -23,6 +23,7 @@ from storage.base import (
     UsageGroupBy,
     UsageRepository,
     VerificationRepository,
+    VisionSettingsRepository,
 )
 from storage.errors import DuplicateKey, IdempotencyConflict, StorageError, StoreUnavailable, TaskConflict
 from storage.factory import DEFAULT_DATABASE_URL, open_store
@@ -53,6 +54,7 @@ from storage.models import (
     UsageLog,
     UsageTotals,
     VerificationRecordRow,
+    VisionSettings,
     new_id,
     utcnow,
 )
@@ -76,6 +78,8 @@ __all__ = [
     "Recipe",
     "MemorySettingsRepository",
     "MemorySettings",
+    "VisionSettings",
+    "VisionSettingsRepository",
     "EVIDENCE_LIMIT",
     "STOP_WORDS",
     "path_from_url",

@@ -29,6 +29,7 @@ from storage.models import (
     UsageLog,
     UsageTotals,
     VerificationRecordRow,
+    VisionSettings,
 )
 from storage.knowledge_models import (
     ChunkHit,
@@ -208,6 +209,13 @@ class MemorySettingsRepository(Protocol):
         """Insert or replace the tenant's settings."""
 
 
+class VisionSettingsRepository(Protocol):
+    async def get(self, tenant_id: str) -> VisionSettings | None:
+        """None when the tenant never set them (screenshots off)."""
+    async def put(self, settings: VisionSettings) -> None:
+        """Insert or replace the tenant's settings."""
+
+
 class KnowledgeRepository(Protocol):
     """Knowledge documents, their chunks and chunk vectors. Every query is tenant-scoped.
 
@@ -317,6 +325,7 @@ class Store(Protocol):
     skills: SkillRepository
     recipes: RecipeRepository
     memory_settings: MemorySettingsRepository
+    vision_settings: VisionSettingsRepository
     knowledge: KnowledgeRepository
     crawl_jobs: CrawlJobRepository
     rate_limits: RateLimitRepository

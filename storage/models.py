@@ -161,6 +161,7 @@ class UsageLog(Record):
     cached_tokens: int = 0
     thinking_tokens: int = 0
     total_tokens: int = 0
+    image_tokens: int = Field(default=0, ge=0, description="Of input_tokens, those the model counted for images (screenshots)")
     cost_usd: float | None = None
     duration_ms: float = 0.0
     trace_id: str | None = None
@@ -227,6 +228,16 @@ class MemorySettings(Record):
     tenant_id: str
     skills: bool = True
     replay: bool = True
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class VisionSettings(Record):
+    """A tenant's screenshot switch; no record means off: a page image may show what the
+    element list leaves out (other tabs' data, personal details), so it reaches a model only
+    after the tenant opted in (PUT /api/vision/settings)."""
+
+    tenant_id: str
+    screenshots: bool = False
     updated_at: datetime = Field(default_factory=utcnow)
 
 

@@ -47,6 +47,7 @@ from verification.observations import (
     ObservationList,
     build_observation_list,
 )
+from verification.full_dom import dom_only_elements
 from verification.page import PageState
 from verification.result import VerificationResult, VerificationSettings
 from verification.skeleton import Skeleton, SkeletonError
@@ -92,6 +93,7 @@ __all__ = [
     "PageInputError",
     "PageMessage",
     "PageState",
+    "dom_only_elements",
     "Skeleton",
     "SkeletonError",
     "StepHint",

@@ -7,7 +7,7 @@ or from server-side HTML (:meth:`PageState.from_html`). Engines never re-parse H
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from verification.elements import MessageKind, PageElement, PageInputError, PageMessage, collapse
@@ -74,15 +74,19 @@ class PageState:
         success_messages: Iterable[str] = (),
         dom: str | None = None,
         text: str | None = None,
+        extra_elements: Sequence[PageElement] = (),
     ) -> PageState:
         """From the extension's V3 payload. Raises :class:`PageInputError` on a malformed node.
 
         Messages come from alert/status nodes of the tree, ``errors_detected``,
         ``success_messages`` and — when ``dom`` is also sent — the page's own alerts. The
         page's text is ``text`` (the extension's ``pageText``, one block per line) when sent,
-        else the text of ``dom``, else what the tree's names say.
+        else the text of ``dom``, else what the tree's names say. ``extra_elements`` are
+        elements the tree lacks that the full DOM holds (:func:`dom_only_elements`).
         """
         parts = parse_v3_tree(tree)
+        if extra_elements:
+            parts = replace(parts, elements=(*parts.elements, *extra_elements))
         errors = tuple(collapse(e, MESSAGE_LIMIT) for e in errors_detected if e and e.strip())
         successes = tuple(collapse(s, MESSAGE_LIMIT) for s in success_messages if s and s.strip())
         dom_text = ""

@@ -21,7 +21,7 @@ from agent.llm.errors import (
 )
 from agent.llm.factory import gateway_from_settings
 from agent.llm.gemini import GeminiGateway
-from agent.llm.prompt import DataBlock, Prompt, render_prompt
+from agent.llm.prompt import DataBlock, ImageBlock, Prompt, render_prompt
 from agent.llm.schema import SchemaNotSupported, gemini_response_schema
 from agent.llm.scripted import ScriptedCall, ScriptedGateway, ScriptExhausted, ScriptMismatch
 from agent.llm.usage import (
@@ -38,6 +38,7 @@ __all__ = [
     "DataBlock",
     "ErrorKind",
     "GeminiGateway",
+    "ImageBlock",
     "Generation",
     "LLMBlocked",
     "LLMError",

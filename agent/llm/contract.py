@@ -56,6 +56,7 @@ class ModelUsage:
     total_tokens: int = 0
     latency_ms: int = 0
     attempts: int = 1
+    image_tokens: int = 0  # of input_tokens, those counted for images
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from agent.llm.errors import (
     LLMRequestRejected,
     LLMUnavailable,
 )
+from agent.llm.multimodal import user_contents
 from agent.llm.output import OutputIssue, read_output
 from agent.llm.prompt import REPAIR_INSTRUCTIONS, Prompt, new_nonce, render_prompt
 from agent.llm.retry import ATTEMPT_FAILURES, AttemptFailure, RetryPolicy, classify, next_delay
@@ -164,8 +165,10 @@ class GeminiGateway:
         *,
         repair: bool,
     ) -> Generation[T]:
-        system, user = render_prompt(prompt, new_nonce())
-        response, latency_ms = await self._send(tally, user, self._config(system, schema))
+        nonce = new_nonce()
+        system, user = render_prompt(prompt, nonce)
+        contents = user_contents(user, prompt.images, nonce)
+        response, latency_ms = await self._send(tally, contents, self._config(system, schema))
         try:
             output = read_output(response, output_type)
         except OutputIssue as issue:
@@ -178,6 +181,7 @@ class GeminiGateway:
             attempts=usage.attempts,
             input_tokens=usage.input_tokens,
             output_tokens=usage.output_tokens,
+            image_tokens=usage.image_tokens,
             latency_ms=usage.latency_ms,
             repaired=repair,
             **tally.log_fields(),
@@ -185,12 +189,12 @@ class GeminiGateway:
         return Generation(output=output, usage=usage, purpose=tally.purpose)
 
     async def _send(
-        self, tally: Tally, user: str, config: types.GenerateContentConfig
+        self, tally: Tally, contents: str | list[types.Content], config: types.GenerateContentConfig
     ) -> tuple[types.GenerateContentResponse, int]:
         """One generateContent request, retried on transient failures; (response, latency_ms)."""
         return await self._attempts(
             tally,
-            lambda: self._client.aio.models.generate_content(model=self._model, contents=user, config=config),
+            lambda: self._client.aio.models.generate_content(model=self._model, contents=contents, config=config),
         )
 
     async def embed(

@@ -25,6 +25,7 @@ ScriptEntry: TypeAlias = str | Mapping[str, Any] | BaseModel | BaseException | t
 subclass (raised with the call's purpose filled in)."""
 
 SCRIPTED_NONCE = "5c0ffee0"  # fixed, so rendered prompts are stable in assertions
+SCRIPTED_IMAGE_TOKENS = 258  # what Gemini counts for one small image (one 768x768 tile)
 
 
 class ScriptExhausted(AssertionError):
@@ -117,13 +118,16 @@ class ScriptedGateway:
         if isinstance(entry, BaseException):
             raise entry
         output, text = self._validate(purpose, output_type, entry)
+        images = SCRIPTED_IMAGE_TOKENS * len(prompt.images)
+        prompt_tokens = (len(system) + len(user)) // 4 + images
         usage = ModelUsage(
             model=self._model,
-            input_tokens=(len(system) + len(user)) // 4,
+            input_tokens=prompt_tokens,
             output_tokens=len(text) // 4,
-            total_tokens=(len(system) + len(user)) // 4 + len(text) // 4,
+            total_tokens=prompt_tokens + len(text) // 4,
             latency_ms=0,
             attempts=1,
+            image_tokens=images,
         )
         await record_usage(
             self._sink,
@@ -139,6 +143,7 @@ class ScriptedGateway:
                 success=True,
                 error_kind=None,
                 ctx=ctx,
+                image_tokens=images,
             ),
         )
         return Generation(output=output, usage=usage, purpose=purpose)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from google.genai import types
 
 from agent.llm.contract import CallContext, ModelUsage, Purpose
+from agent.llm.multimodal import image_tokens
 from agent.llm.usage import OutputErrorKind, UsageEvent
 
 
@@ -19,6 +20,7 @@ class Tokens:
     cached: int = 0
     thinking: int = 0
     total: int = 0
+    image: int = 0  # of ``input``, the tokens counted for images
 
     @classmethod
     def of(cls, meta: types.GenerateContentResponseUsageMetadata | None) -> Tokens:
@@ -33,6 +35,7 @@ class Tokens:
             cached=meta.cached_content_token_count or 0,
             thinking=thinking,
             total=meta.total_token_count or input_ + output + thinking,
+            image=image_tokens(meta),
         )
 
 
@@ -64,6 +67,7 @@ class Tally:
             cached=t.cached + tokens.cached,
             thinking=t.thinking + tokens.thinking,
             total=t.total + tokens.total,
+            image=t.image + tokens.image,
         )
         return UsageEvent(
             purpose=self.purpose,
@@ -73,6 +77,7 @@ class Tally:
             cached_tokens=tokens.cached,
             thinking_tokens=tokens.thinking,
             total_tokens=tokens.total,
+            image_tokens=tokens.image,
             latency_ms=latency_ms,
             success=error_kind is None,
             error_kind=error_kind,
@@ -85,7 +90,7 @@ class Tally:
     def record_embedding(self, tokens: int, *, latency_ms: int, error_kind: OutputErrorKind | None) -> UsageEvent:
         """One billed embedding attempt: input tokens only."""
         t = self.tokens
-        self.tokens = Tokens(input=t.input + tokens, output=t.output, cached=t.cached, thinking=t.thinking, total=t.total + tokens)
+        self.tokens = Tokens(input=t.input + tokens, output=t.output, cached=t.cached, thinking=t.thinking, total=t.total + tokens, image=t.image)
         return UsageEvent(
             purpose=self.purpose,
             model=self.model,
@@ -112,6 +117,7 @@ class Tally:
             cached_tokens=self.tokens.cached,
             thinking_tokens=self.tokens.thinking,
             total_tokens=self.tokens.total,
+            image_tokens=self.tokens.image,
             latency_ms=round(self.elapsed_s() * 1000),
             attempts=self.attempts,
         )

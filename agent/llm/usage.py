@@ -36,6 +36,7 @@ class UsageEvent:
     ctx: CallContext
     attempt: int = 1
     repair: bool = False
+    image_tokens: int = 0  # of input_tokens, those counted for images (usageMetadata.promptTokensDetails)
     model_version: str | None = None
     provider: Literal["google"] = "google"
     occurred_at: datetime = field(default_factory=lambda: datetime.now(UTC))

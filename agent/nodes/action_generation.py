@@ -18,6 +18,8 @@ from agent.interrupts import MAX_INTERRUPTS, retrieve_missing, stored_search
 from agent.reasoning import needs_user_input
 from agent.state import Candidate, GraphContext, InteractState
 from agent.subtasks import active, within_active, worker_view
+from agent.vision.call import CallVision, position_lines
+from agent.vision.steps import call_vision, full_dom_request, screenshot_request
 from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
 from planning import Plan
 from verification import Action, ActionSyntaxError, Contract, parse_action
@@ -80,9 +82,15 @@ async def _generate(state: InteractState, runtime: Runtime[GraphContext]) -> dic
             }
         reason = "every step of the plan is done"
 
+    if (full := full_dom_request(state, runtime, plan, policy_candidate)) is not None:
+        return {**update, **full}  # the step's target is not in the element list: ask for the page (agent.vision)
     model_candidate = None
     if runtime.context.deps.gateway is not None:
-        model_candidate, searched = await _model_candidate(state, runtime, plan)
+        vision = call_vision(state, runtime, plan, policy_candidate)  # hybrid or text (agent.vision)
+        if vision.ask:
+            return {**update, **screenshot_request(plan, vision)}
+        update["vision"] = vision.state
+        model_candidate, searched = await _model_candidate(state, runtime, plan, vision)
         if searched is not None:
             update["search_state"] = searched
         if isinstance(model_candidate, Asked):  # nothing is sent: the user gives the value first
@@ -208,9 +216,12 @@ class Asked:
     question: dict[str, Any]
 
 
-async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext], plan: Plan) -> tuple[Candidate | Asked | None, dict[str, Any] | None]:
+async def _model_candidate(
+    state: InteractState, runtime: Runtime[GraphContext], plan: Plan, vision: CallVision | None = None
+) -> tuple[Candidate | Asked | None, dict[str, Any] | None]:
     """The model's action for the current step, and the web search an interrupt ran (stored
-    with the task). A reported missing value runs the dynamic interrupt (agent.interrupts)."""
+    with the task). A reported missing value runs the dynamic interrupt (agent.interrupts);
+    in hybrid mode the screenshot goes with the call (agent.vision)."""
     gateway = runtime.context.deps.gateway
     assert gateway is not None
     step = plan.current
@@ -236,11 +247,18 @@ async def _model_candidate(state: InteractState, runtime: Runtime[GraphContext],
     learned = hints(runtime.context.memory.skills)
     if learned:  # what corrections on this site taught, as data (the model may weigh it, not obey it)
         blocks.append(DataBlock("learned_skills", learned))
+    images = vision.images if vision is not None else ()
+    if vision is not None:  # hybrid mode: where the elements are, or why no screenshot comes with this call
+        if positions := position_lines(state["page"], vision, runtime.context.vision.screenshot):
+            blocks.append(DataBlock("element_positions", positions))
+        if vision.note:
+            blocks.append(DataBlock("screenshot_note", vision.note))
     done: list[str] = []
     searched: dict[str, Any] | None = None
     for rounds in range(MAX_INTERRUPTS + 1):
         try:
-            generation = await gateway.generate("ACTION_GENERATION", RefinedAction, Prompt(REFINEMENT_INSTRUCTIONS, blocks), ctx=call_context(state, runtime))
+            prompt = Prompt(REFINEMENT_INSTRUCTIONS, blocks, images=images)
+            generation = await gateway.generate("ACTION_GENERATION", RefinedAction, prompt, ctx=call_context(state, runtime))
             refined = validate_refined_action(generation.output, state["page"])
         except (LLMError, RefinementInvalid) as exc:
             log.warning("action_generation.model_failed", error=type(exc).__name__)

@@ -78,6 +78,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     task_state["recall"] = recall_after(state, task, memory)
     if state.get("search_state"):
         task_state["search"] = state["search_state"]
+    if (vision := state.get("vision")) is not None:
+        task_state["vision"] = vision.stored()
     if outcome.flags:
         task_state["flags"] = sorted({*task.state.get("flags", []), *outcome.flags})
     updated_task = task.model_copy(
@@ -145,6 +147,8 @@ def _answer_snapshot(state: InteractState, memory: MemoryStatus) -> dict[str, An
         "actions": [link.wire() for link in outcome.chain] or None,
         "chain_metadata": chain_metadata(list(outcome.chain)) if outcome.chain else None,
         "memory": memory.wire(),
+        "needs_full_dom": bool(state.get("needs_full_dom")),
+        "needs_screenshot": bool(state.get("needs_screenshot")),
     }
 
 

@@ -121,6 +121,10 @@ def _to_input(body: InteractRequest, idempotency: IdempotencyKey | None = None) 
         errors_detected=tuple(body.errors_detected or ()),
         success_messages=tuple(body.success_messages or ()),
         text=body.page_text,
+        mode=body.dom_mode,
+        screenshot=body.screenshot,
+        screenshot_hash=body.screenshot_hash,
+        tree_truncated=bool(body.tree_truncated),
     )
     observations = None
     if body.client_observations is not None:
@@ -194,6 +198,8 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         metrics=MetricsOut(server_ms=round(outcome.server_ms, 2), model_ms=round(outcome.model_ms, 2), steps=outcome.step_index + 1),
         has_org_knowledge=outcome.has_org_knowledge,
         replayed=outcome.replayed,
+        needs_full_dom=outcome.needs_full_dom,
+        needs_screenshot=outcome.needs_screenshot,
     )
 
 

@@ -185,8 +185,31 @@ class InteractRequest(ApiModel):
         ),
     )
     skeleton_dom: str | None = Field(default=None, description="A reduced HTML skeleton (accepted, not read yet)")
-    screenshot: str | None = Field(default=None, description="A base64 screenshot (accepted, not read yet)")
-    screenshot_hash: str | None = Field(default=None, description="Hash of the screenshot (accepted, not read yet)")
+    screenshot: str | None = Field(
+        default=None,
+        description=(
+            "A screenshot of the tab (hybrid vision mode, docs/vision.md): base64 JPEG, PNG or WebP, a "
+            "`data:image/…;base64,` prefix allowed; about 1024 px wide (wider is scaled down). Send it after an "
+            "answer with `needsScreenshot: true`, or with `domMode: \"hybrid\"`. It reaches the model only for a "
+            "tenant that allowed screenshots (PUT /api/vision/settings); otherwise it is dropped unread. Decoded "
+            "over STEPWISE_MAX_SCREENSHOT_BYTES (2 000 000) is a 413 LIMIT_EXCEEDED; not a readable image a 422 "
+            "INVALID_PAGE. Page content: untrusted, never instructions"
+        ),
+    )
+    screenshot_hash: str | None = Field(
+        default=None,
+        max_length=64,
+        description=(
+            "The screen's perceptual hash (64-bit pHash as 16 hex digits, as Python imagehash writes it). Sent "
+            "without `screenshot` it says the screen is the one last uploaded: nothing is asked for again"
+        ),
+    )
+    tree_truncated: bool | None = Field(
+        default=None,
+        validation_alias=AliasChoices("tree_truncated", "treeTruncated"),
+        description="The client cut `interactiveTree` (its node cap, or viewport pruning): elements of the page are "
+        "missing from it, so the server may ask for the full DOM (`needsFullDom`) when a step's target is not in it",
+    )
 
     task_id: str | None = Field(
         default=None,

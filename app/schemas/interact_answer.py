@@ -178,6 +178,9 @@ class UsageOut(ApiModel):
     model_calls: int = Field(default=0, ge=0, description="Model calls this request made")
     input_tokens: int = Field(default=0, ge=0, description="Prompt tokens")
     output_tokens: int = Field(default=0, ge=0, description="Completion tokens")
+    image_tokens: int = Field(
+        default=0, ge=0, description="Of `inputTokens`, those the model counted for screenshots (hybrid vision mode)"
+    )
     cost_usd: float | None = Field(default=0.0, description="USD; null when a model's price is unknown")
 
 
@@ -252,7 +255,18 @@ class InteractResponse(ApiModel):
         description="With status needs_user_input: `message` (the question) and `missing` (what the goal lacks); "
         "send the answer as a new `query`",
     )
-    needs_full_dom: bool = Field(default=False, description="Send `dom` (full HTML) with the next request")
+    needs_full_dom: bool = Field(
+        default=False,
+        description="Send `dom` (the full HTML, `domMode: \"full\"`, with every element you can act on stamped with "
+        "`data-llm-id`) with the next request: the step's target is not in `interactiveTree`. Asked at most "
+        "STEPWISE_FULL_DOM_ASKS (2) times per task; the action is `wait(0.1)`",
+    )
+    needs_screenshot: bool = Field(
+        default=False,
+        description="Send `screenshot` with the next request: the goal depends on how the page looks (an icon, a "
+        "colour, a corner…) and the model should see it. Only for tenants that allowed screenshots; asked at most "
+        "STEPWISE_SCREENSHOT_ASKS (2) times per task; the action is `wait(0.1)`",
+    )
     has_org_knowledge: bool = Field(
         default=False, description="The tenant's knowledge base gave this request something (it reaches prompts only as data)"
     )

@@ -60,6 +60,7 @@ INDEXES: dict[str, list[IndexModel]] = {
     ],
     # One document per tenant (its _id is the tenant id too).
     "memory_settings": [_index("tenant_unique", "tenant_id", unique=True)],
+    "vision_settings": [_index("tenant_unique", "tenant_id", unique=True)],
     "knowledge_documents": [
         _index("tenant_identity_unique", "tenant_id", "source", "phase", "trigger_action", unique=True),
         _index("tenant_created", "tenant_id", "created_at", "seq"),

@@ -28,6 +28,7 @@ from storage.mongo.errors import MAJORITY, Transactions, is_duplicate_key, trans
 from storage.mongo.crawl_jobs import MongoCrawlJobs
 from storage.mongo.idempotency import MongoIdempotency, complete_in
 from storage.mongo.indexes import INDEXES, LEGACY_INDEXES
+from storage.mongo.vision import MongoVisionSettings
 from storage.mongo.knowledge import MongoKnowledge
 from storage.mongo.repos import (
     MongoActions,
@@ -78,6 +79,7 @@ class MongoStore:
         self.skills = MongoSkills(self._db)
         self.recipes = MongoRecipes(self._db)
         self.memory_settings = MongoMemorySettings(self._db)
+        self.vision_settings = MongoVisionSettings(self._db)
         self.knowledge = MongoKnowledge(self._db, self._transactions)
         self.crawl_jobs = MongoCrawlJobs(self._db)
         self.rate_limits = MongoRateLimits(self._db)

@@ -229,8 +229,15 @@ _V5: tuple[str, ...] = (
         updated_at TEXT NOT NULL) WITHOUT ROWID""",
 )
 
+# Hybrid vision (agent/vision): image tokens on usage rows, the tenants' screenshot switch.
+_V6: tuple[str, ...] = (
+    "ALTER TABLE usage_logs ADD COLUMN image_tokens INTEGER NOT NULL DEFAULT 0",
+    """CREATE TABLE vision_settings (
+        tenant_id TEXT PRIMARY KEY, screenshots INTEGER NOT NULL, updated_at TEXT NOT NULL) WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
-    (1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5),
+    (1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

@@ -38,6 +38,7 @@ from storage.sqlite.repos import (
     SqliteVerifications,
 )
 from storage.sqlite.schema import migrate
+from storage.sqlite.vision import SqliteVisionSettings
 from storage.sqlite.memory import SqliteMemorySettings, SqliteRecipes, SqliteSkills
 from storage.sqlite.usage import SqliteRateLimits, SqliteUsage
 
@@ -77,6 +78,7 @@ class SqliteStore:
         self.skills = SqliteSkills(self._db)
         self.recipes = SqliteRecipes(self._db)
         self.memory_settings = SqliteMemorySettings(self._db)
+        self.vision_settings = SqliteVisionSettings(self._db)
         self.knowledge = SqliteKnowledge(self._db)
         self.crawl_jobs = SqliteCrawlJobs(self._db)
         self.rate_limits = SqliteRateLimits(self._db)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tests.support.loopback import LoopbackServer
 
+import base64
 import hashlib
 import json
 import math
@@ -51,6 +52,7 @@ class FakeReply:
     output_tokens: int | None = None
     thoughts_tokens: int | None = None
     cached_tokens: int | None = None
+    image_tokens: int | None = None  # reported as promptTokensDetails (TEXT + IMAGE), as Gemini does
     model_version: str = "gemini-fake-001"
     error_message: str = "scripted error"
     error_status: str | None = None
@@ -82,6 +84,11 @@ class FakeReply:
         usage["totalTokenCount"] = sum(
             v for k, v in usage.items() if k != "cachedContentTokenCount"
         )
+        if self.image_tokens is not None:
+            usage["promptTokensDetails"] = [
+                {"modality": "TEXT", "tokenCount": self.prompt_tokens - self.image_tokens},
+                {"modality": "IMAGE", "tokenCount": self.image_tokens},
+            ]
         payload: dict[str, Any] = {"usageMetadata": usage, "modelVersion": self.model_version}
         if self.block_reason is not None:
             payload["promptFeedback"] = {"blockReason": self.block_reason}
@@ -153,6 +160,23 @@ class RecordedRequest:
     def user_text(self) -> str:
         contents = (self.body or {}).get("contents", [])
         return "".join(p.get("text", "") for c in contents for p in c.get("parts", []))
+
+    @property
+    def parts(self) -> list[dict[str, Any]]:
+        """Every part of the user turn(s), in order."""
+        return [p for c in (self.body or {}).get("contents", []) for p in c.get("parts", [])]
+
+    @property
+    def inline_images(self) -> list[tuple[str, bytes]]:
+        """``(mimeType, decoded bytes)`` of each inline image part sent."""
+        images = []
+        for part in self.parts:
+            blob = part.get("inlineData") or part.get("inline_data")
+            if blob is not None:
+                # the SDK sends bytes URL-safe base64 encoded; Google's API reads both alphabets
+                data = str(blob.get("data", "")).replace("-", "+").replace("_", "/")
+                images.append((blob.get("mimeType") or blob.get("mime_type") or "", base64.b64decode(data)))
+        return images
 
     @property
     def is_embedding(self) -> bool:

@@ -34,6 +34,7 @@ async def test_each_interact_request_is_one_trace_of_node_spans(
         "modelCalls": 0,
         "inputTokens": 0,
         "outputTokens": 0,
+        "imageTokens": 0,
         "costUsd": 0.0,
     }
     second = await client.post(

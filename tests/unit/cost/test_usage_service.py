@@ -248,6 +248,7 @@ async def test_request_tally_sums_the_calls_of_the_request(store: Store) -> None
         "modelCalls": 2,
         "inputTokens": 11_000,
         "outputTokens": 1_500,
+        "imageTokens": 0,
         "costUsd": 0.01097,
     }
 
@@ -268,6 +269,7 @@ async def test_an_empty_request_costs_zero() -> None:
         "modelCalls": 0,
         "inputTokens": 0,
         "outputTokens": 0,
+        "imageTokens": 0,
         "costUsd": 0.0,
     }
 
