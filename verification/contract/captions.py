@@ -52,6 +52,28 @@ def record_line(lines: list[str], index: int) -> str | None:
     return None
 
 
+def shown_under_caption(page: PageState, caption: str) -> str | None:
+    """The value the page text shows under ``caption`` — on its line (``City: Bergen``) or,
+    for a line that is the caption alone (a ``<dt>``), the line after it — when the caption
+    is shown exactly once; else ``None`` (never a guess between two)."""
+    wanted = " ".join(caption.split()).casefold().rstrip(":")
+    if not wanted:
+        return None
+    lines = [line.strip() for line in page.text_summary.splitlines() if line.strip()]
+    found: list[str] = []
+    for index, line in enumerate(lines):
+        match = _CAPTIONED.match(line)
+        if match is not None and " ".join(match.group("caption").split()).casefold() == wanted:
+            found.append(match.group("value").strip())
+        elif " ".join(line.split()).casefold().rstrip(":") == wanted:
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            if following and _CAPTIONED.match(following) is None:
+                found.append(following)
+            else:
+                return None  # a caption with nothing readable under it: not a record's value
+    return found[0] if len(found) == 1 else None
+
+
 def named_by_caption(
     name_words: tuple[str, ...],
     record: str | None,

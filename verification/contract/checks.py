@@ -34,7 +34,7 @@ from verification.contract.model import Clause, ClauseResult, Contract, Evidence
 from verification.contract.reads import read_values
 from verification.contract.refs import describe_element, fold, matches, perceivable, resolve
 from verification.contract.wording import words, words_within
-from verification.contract.state_checks import TEXT_ROLES, choice_now, control_now, field_value_now, holds, not_yet
+from verification.contract.state_checks import TEXT_ROLES, choice_now, control_now, field_value_now, holds, not_yet, shown_otherwise
 from verification.elements import PageElement
 from verification.page import PageState
 
@@ -284,7 +284,12 @@ def evaluate(
                 held_at[clause.id].append(step)
         event = results.get(clause.before) if clause.before else None
         if event is not None and event.status == "holds":
-            results[clause.id] = _at_event(clause, event, held_at, old)
+            result = _at_event(clause, event, held_at, old)
+            if result.status == "holds" and (otherwise := shown_otherwise(clause, page)) is not None:
+                # Held when the form was committed, but the saved record says otherwise: not
+                # proven (a server that dropped the field) — never a completion.
+                result = ClauseResult(id=clause.id, status="pending", unproven=True, detail=f"{result.detail}, but {otherwise}", evidence=result.evidence)
+            results[clause.id] = result
             continue
         results[clause.id] = ClauseResult(id=clause.id, status=status, detail=detail, evidence=evidence)  # type: ignore[arg-type]
     return contract.model_copy(update={"results": results, "held_at": held_at})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from verification.contract.captions import shown_under_caption
 from verification.contract.model import Clause, ElementRef, Evidence
 from verification.contract.refs import Resolution, describe_element, perceivable, resolve
 from verification.contract.states import in_state, is_checked, state_candidates, state_now
@@ -104,3 +105,19 @@ def control_now(clause: Clause, page: PageState, step: int) -> tuple[str, str, E
     if in_state(element, clause.state):
         return holds(line, Evidence(step=step, observation=line, element=describe_element(element)))
     return wrong(line)
+
+
+def shown_otherwise(clause: Clause, page: PageState) -> str | None:
+    """After the form is gone: the page shows the field's caption with another value
+    ("City: Bergen", or a ``City`` line over ``Bergen``) where the goal set "Oslo" — the
+    saved record contradicts what the field held when the form was committed (a server
+    that dropped the field). ``None`` when the field is still on the page (then it speaks
+    for itself), or the page shows no such caption, or shows the goal's value."""
+    if clause.kind != "field_value" or clause.value is None or clause.target is None or not clause.target.name or clause.target.every:
+        return None
+    if state_candidates(clause.target, page, VALUE_ROLES).found:
+        return None
+    shown = shown_under_caption(page, clause.target.name)
+    if shown is None or value_matches(clause.value, shown, clause.match) or value_matches(clause.value, shown, "contains"):
+        return None
+    return f"the page now shows {clause.target.name!r} as {shown!r}, not {clause.value!r}"
