@@ -92,6 +92,7 @@ def answer(final: InteractState, session: Session, usage: dict[str, Any], server
         actions=[link.wire() for link in outcome.chain] or None,
         chain_metadata=chain_metadata(list(outcome.chain)) if outcome.chain else None,
         memory=memory.wire() if (memory := final.get("memory")) is not None else None,
+        contingency=final.get("contingency"),
         usage=usage,
         server_ms=server_ms,
     )

@@ -36,7 +36,7 @@ class Candidate:
     confidence: float
     plan_step: int | None = None
     completes_step: bool = True
-    source: Literal["generation", "direct", "correction", "recall"] = "generation"  # recall: a recipe's step (agent.memory)
+    source: Literal["generation", "direct", "correction", "recall", "contingency"] = "generation"  # recall: a recipe's step (agent.memory); contingency: a plan contingency's handler
     probe: bool = False  # an exploring move (hover a menu item, page a calendar): no effect is information
     chain: tuple[Any, ...] = ()  # a model's (or a recipe's) proposed chain after this action (planning.ChainedAction), judged by agent.chaining
     skills: tuple[str, ...] = ()  # skills that steered this action (agent.memory.skills)
@@ -120,6 +120,8 @@ class InteractState(TypedDict, total=False):
     chain_recovery: Any  # what to do after a chain that stopped early (agent.chaining.Recovery)
     memory: MemoryStatus  # what memory did for this step (agent.memory): replay status, skills used
     recall: RecallState | None  # the recipe this task replays (None: stop replaying)
+    contingency: dict[str, Any] | None  # the contingency fired for this answer (agent.contingency), read by the router
+    contingency_log: dict[str, Any] | None  # the task's contingency runs after this answer (task.state["contingencies"])
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

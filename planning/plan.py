@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planning.contingency import Contingency
+
 StepKind = Literal[
     "open",  # reach the place where the work happens (menu, section, "New …" form)
     "fill",  # type a value into a field
@@ -72,6 +74,9 @@ class Plan(BaseModel):
     version: int = Field(default=1, ge=1, description="Bumped when the plan is modified or regenerated")
     page_signatures: dict[str, list[str]] | None = Field(
         default=None, description="Signatures of the page the plan was made on (for re-planning)"
+    )
+    contingencies: list[Contingency] = Field(
+        default_factory=list, description="The plan's own conditional branches (planning.contingency); the built-in ones always apply"
     )
 
     @model_validator(mode="before")
