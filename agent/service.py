@@ -42,7 +42,7 @@ from verification import PageInputError, PageState
 log = structlog.get_logger(__name__)
 
 # What the answer reads from the final state (reading all ~30 channels costs time).
-_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory"]
+_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory", "contingency"]
 
 
 @dataclass(frozen=True)
