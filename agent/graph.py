@@ -17,6 +17,12 @@
                                                          → critic (risky / low confidence) → action_validation
                                                          → outcome_prediction → finalize
 
+A ``contingency`` check (agent/nodes/contingency.py) sits where recall found no recipe step
+(before complexity_check on a new task, before replanning after a verified step) and
+before ``correction`` after a failed one: an overlay in the way fires a plan contingency
+(its handler's action → action_validation; a confirmation → the user) or, when none fires,
+the graph goes where it was going.
+
 Completion is decided in one place, ``goal_check``, from the task's goal contract.
 """
 

@@ -2,7 +2,7 @@
 [--tasks FILE] [--out DIR] [--episode-ms MS] [--max-steps N] [--quiet]``.
 
 Plays the development MiniWoB++ tasks and a fixture site (the demo clinic: add a patient,
-three phrasings) through the reference client against a local Stepwise, twice: without
+three phrasings, several names) through the reference client against a local Stepwise, twice: without
 overlays (the baseline) and with a seeded Playwright init script (``bench/overlays.js``)
 that brings up overlays at random moments — modals, plain fixed covers, ``<dialog>``s,
 cookie walls and delayed interstitials, each with a control its text tells the reader to use
@@ -46,7 +46,7 @@ REPO: Final = Path(__file__).resolve().parents[1]
 DEFAULT_OUT: Final = REPO / "bench" / "results" / "overlays"
 LAYOUTS: Final[tuple[str, ...]] = ("modal", "plain", "native", "cookie", "interstitial")
 DELAYS_MS: Final[tuple[int, ...]] = (0, 0, 200, 900)  # 900 ms: often after the client's snapshot (a delayed interstitial)
-CLINIC_GOALS: Final[tuple[str, ...]] = ("Add a new patient named {name}", "Add a patient called {name}", "Create a new patient named {name}")
+CLINIC_GOALS: Final[tuple[str, ...]] = ("Add a new patient named {name}", "Add a patient called {name}", "Add a new patient called {name}")
 CLINIC_NAMES: Final[tuple[str, ...]] = ("Jas", "Ana Silva", "Tom Ode", "Lia Park", "Ravi Nair", "Eva Stone", "Noor Aziz")
 NO_MODEL: Final = {"GEMINI_API_KEY": "", "STEPWISE_GEMINI_API_KEY": "", "GEMINI_BASE_URL": "", "TAVILY_API_KEY": "", "STEPWISE_TAVILY_API_KEY": ""}
 
