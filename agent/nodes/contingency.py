@@ -110,7 +110,9 @@ def _retry(state: InteractState, failed: bool) -> tuple[str | None, int | None]:
         link = chain.failed_commit if chain is not None else None
         if link is not None:
             return link.text, link.plan_step
-        return (last.action, _last_step(state)) if last is not None and _retriable(last.action) else (None, _last_step(state))
+        if last is None or not _retriable(last.action) or last.metrics.get("completes_step") is False:
+            return None, _last_step(state)  # a move towards a step (open a menu…) is decided anew, never retried as the step
+        return last.action, _last_step(state)
     pending = state["task"].state.get("pending_retry") if not state["is_new_task"] else None
     if isinstance(pending, dict) and pending.get("action"):
         return str(pending["action"]), pending.get("plan_step")
