@@ -15,7 +15,8 @@ success with and without overlays; overlays shown, dismissed, and by which conti
 extra requests per overlay (same episodes, overlay run minus baseline); traps hit (a click on
 a control the overlay's text names, or the Delete key while an overlay is up — from the
 page, never from Stepwise's answers); correction-model calls. Seeds below ``--tune-seeds``
-are the tune half, the rest held out: the report gives both.
+(and clinic episodes below ``--tune-clinic``) are the ones looked at while tuning, the rest
+held out: the report gives both.
 """
 
 from __future__ import annotations
@@ -231,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", type=Path, default=DEFAULT_TASKS)
     parser.add_argument("--seeds", type=int, default=4, help="MiniWoB seeds per task (0 … N-1)")
     parser.add_argument("--clinic", type=int, default=6, help="fixture-site episodes (add a patient)")
-    parser.add_argument("--tune-seeds", type=int, default=2, help="seeds below this are the tune half; the rest are held out")
+    parser.add_argument("--tune-seeds", type=int, default=3, help="MiniWoB seeds below this were looked at while tuning; the rest are held out")
+    parser.add_argument("--tune-clinic", type=int, default=6, help="clinic episodes below this were looked at while tuning; the rest are held out")
     parser.add_argument("--model", choices=("none", "lying", "both"), default="both")
     parser.add_argument("--episode-ms", type=int, default=30_000, help="MiniWoB episode limit (both runs; default 30 s)")
     parser.add_argument("--max-steps", type=int, default=20)
@@ -247,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             name = f"{'overlays' if overlays else 'baseline'}/{model}"
             print(f"== {name} ==", file=sys.stderr, flush=True)
             runs[name], requests[name] = play_run(all_specs, overlays=overlays, model=model, args=args)
-    meta = {"seeds": args.seeds, "clinic": args.clinic, "tune_seeds": args.tune_seeds, "episode_ms": args.episode_ms,
+    meta = {"seeds": args.seeds, "clinic": args.clinic, "tune_seeds": args.tune_seeds, "tune_clinic": args.tune_clinic, "episode_ms": args.episode_ms,
             "max_steps": args.max_steps, "tasks_file": str(args.tasks), "model_requests": requests}  # fmt: skip
     paths = write(args.out, {k: [asdict(e) for e in v] for k, v in runs.items()}, meta)
     print(paths["markdown"].read_text())

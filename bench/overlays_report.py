@@ -30,12 +30,12 @@ def _pct(n: int, d: int) -> str:
     return f"{n}/{d} ({100 * n / d:.1f} %)" if d else "–"
 
 
-def summary(episodes: list[dict[str, Any]], tune_seeds: int) -> dict[str, Any]:
+def summary(episodes: list[dict[str, Any]], tune_seeds: dict[str, int]) -> dict[str, Any]:
     def success(rows: list[dict[str, Any]]) -> tuple[int, int]:
         return sum(1 for r in rows if r["success"]), len(rows)
 
-    tune = [e for e in episodes if e["seed"] < tune_seeds]
-    held = [e for e in episodes if e["seed"] >= tune_seeds]
+    tune = [e for e in episodes if e["seed"] < tune_seeds.get(e["site"], 0)]
+    held = [e for e in episodes if e["seed"] >= tune_seeds.get(e["site"], 0)]
     by_site: dict[str, tuple[int, int]] = {site: success([e for e in episodes if e["site"] == site]) for site in sorted({e["site"] for e in episodes})}
     layouts: Counter[str] = Counter(layout for e in episodes for layout in e["layouts"])
     failed_layouts: Counter[str] = Counter(layout for e in episodes if not e["success"] for layout in e["layouts"])
@@ -86,7 +86,7 @@ def extra_requests(base: list[dict[str, Any]], over: list[dict[str, Any]]) -> di
 
 def write(out: Path, runs: dict[str, list[dict[str, Any]]], meta: dict[str, Any]) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
-    tune = int(meta.get("tune_seeds", 0))
+    tune = {"miniwob": int(meta.get("tune_seeds", 0)), "clinic": int(meta.get("tune_clinic", meta.get("tune_seeds", 0)))}
     summaries = {name: summary(rows, tune) for name, rows in runs.items()}
     extras = {
         model: extra_requests(runs[f"baseline/{model}"], runs[f"overlays/{model}"])
@@ -94,8 +94,8 @@ def write(out: Path, runs: dict[str, list[dict[str, Any]]], meta: dict[str, Any]
         if f"baseline/{model}" in runs and f"overlays/{model}" in runs
     }
     (out / "results.json").write_text(json.dumps({"meta": meta, "summaries": summaries, "extra_requests": extras, "runs": runs}, indent=2))
-    lines = ["# Overlay bench", "", f"Seeds {meta['seeds']} per MiniWoB task, {meta['clinic']} clinic episodes, tune seeds < {tune} "
-             f"(the rest held out), episode limit {meta['episode_ms']} ms, max {meta['max_steps']} steps.", "",
+    lines = ["# Overlay bench", "", f"Seeds {meta['seeds']} per MiniWoB task, {meta['clinic']} clinic episodes; tune: MiniWoB seeds < {tune['miniwob']}, "
+             f"clinic seeds < {tune['clinic']} (the rest held out), episode limit {meta['episode_ms']} ms, max {meta['max_steps']} steps.", "",
              "| run | success | tune | held-out | miniwob | clinic | overlays shown | in the way | dismissed | contingency answers | traps | false completions | correction-model calls | resolved before correction model |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, s in summaries.items():
@@ -115,3 +115,27 @@ def write(out: Path, runs: dict[str, list[dict[str, Any]]], meta: dict[str, Any]
     md = out / "results.md"
     md.write_text("\n".join(lines) + "\n")
     return {"json": out / "results.json", "markdown": md}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.overlays_report DIR [--tune-seeds N] [--tune-clinic N]``: write the
+    report again from DIR/results.json (another tune / held-out split, no re-run)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="bench.overlays_report")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--tune-seeds", type=int, default=None)
+    parser.add_argument("--tune-clinic", type=int, default=None)
+    args = parser.parse_args(argv)
+    data = json.loads((args.out / "results.json").read_text())
+    meta = data["meta"]
+    if args.tune_seeds is not None:
+        meta["tune_seeds"] = args.tune_seeds
+    if args.tune_clinic is not None:
+        meta["tune_clinic"] = args.tune_clinic
+    print(write(args.out, data["runs"], meta)["markdown"].read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
