@@ -102,7 +102,7 @@ def goal_confirms(controls: tuple[PageElement, ...], goal: str, contract: Contra
 def classify(page: PageState, controls: tuple[PageElement, ...], in_dialog: bool, goal: str, contract: Contract | None) -> TriggerKind:
     if in_dialog and goal_confirms(controls, goal, contract) is not None:
         return "confirm_destructive"
-    if _mentions(page, _SESSION, controls) and any(_name(c) in _SIGN_IN for c in controls):
+    if "login" not in words(goal) and _mentions(page, _SESSION, controls) and any(_name(c) in _SIGN_IN for c in controls):
         return "session_expired"
     names = {_name(c) for c in controls}
     if names & set(REJECT_COOKIE_NAMES) or _mentions(page, _COOKIE, controls):
@@ -119,7 +119,8 @@ def detect_blocker(page: PageState, goal: str, contract: Contract | None = None)
     controls, in_dialog = overlay_controls(page)
     if not covered:
         reachable = tuple(e for e in page.elements if e.actionable)
-        if _mentions(page, _SESSION, reachable) and any(_name(c) in _SIGN_IN for c in reachable):
+        signing_in = "login" in words(goal)  # "Sign in again" is then the goal, not in its way
+        if not signing_in and _mentions(page, _SESSION, reachable) and any(_name(c) in _SIGN_IN for c in reachable):
             return Blocker("session_expired", reachable, (), False)
         return None
     if not controls:

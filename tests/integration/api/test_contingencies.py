@@ -94,3 +94,12 @@ async def test_a_confirmation_of_the_goals_deletion_goes_to_the_user_never_accep
     assert again["status"] == "needs_user_input" and again["action"] == ""
     confirmed = await answer(api, asking, ids, confirm=True)
     assert confirmed["action"] == 'click("5")'  # only once the user said yes
+
+
+async def test_an_expired_session_goes_to_the_user_and_is_never_completed(api: Api) -> None:
+    first = await answer(api, shop(), {}, goal=GOAL)
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    expired = [{"i": "1", "r": "alert", "n": "Your session has expired. Please sign in again."}, {"i": "2", "r": "btn", "n": "Sign in"}]
+    reply = await answer(api, expired, ids, lastActionStatus="success")
+    assert reply["status"] == "failed" and reply["failureCode"] == "SESSION_EXPIRED"
+    assert reply["contingency"]["trigger"] == "session_expired" and reply["contingency"]["handler"] == "ask_user"

@@ -99,6 +99,7 @@ def test_an_expired_session_goes_to_the_user() -> None:
         (el("s", "button", "Sign in"),), url=URL, messages=(PageMessage("error", "Your session has expired. Please sign in again."),)
     )
     assert decide(page)[:2] == ("session_expired", "ask_user")
+    assert detect_blocker(page, "Sign in again as ana") is None  # then signing in is the goal itself
 
 
 def test_each_contingency_runs_a_bounded_number_of_times_per_task() -> None:
