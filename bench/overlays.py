@@ -48,7 +48,8 @@ DEFAULT_OUT: Final = REPO / "bench" / "results" / "overlays"
 LAYOUTS: Final[tuple[str, ...]] = ("modal", "plain", "native", "cookie", "interstitial")
 DELAYS_MS: Final[tuple[int, ...]] = (0, 0, 200, 900)  # 900 ms: often after the client's snapshot (a delayed interstitial)
 CLINIC_GOALS: Final[tuple[str, ...]] = ("Add a new patient named {name}", "Add a patient called {name}", "Add a new patient called {name}")
-CLINIC_NAMES: Final[tuple[str, ...]] = ("Jas", "Ana Silva", "Tom Ode", "Lia Park", "Ravi Nair", "Eva Stone", "Noor Aziz")
+CLINIC_NAMES: Final[tuple[str, ...]] = ("Jas", "Ana Silva", "Tom Ode", "Lia Park", "Ravi Nair", "Eva Stone", "Noor Aziz", "Ines Roy",
+                                         "Kofi Mensah", "Mei Lin", "Omar Haddad", "Zoe Hart")  # fmt: skip
 NO_MODEL: Final = {"GEMINI_API_KEY": "", "STEPWISE_GEMINI_API_KEY": "", "GEMINI_BASE_URL": "", "TAVILY_API_KEY": "", "STEPWISE_TAVILY_API_KEY": ""}
 
 
@@ -166,8 +167,9 @@ class Player:
             if spec.site == "miniwob":
                 episode.success = (await read_reward(page)).success
             else:
-                added = [n for n in self.site.names() if n not in before or self.site.names().count(n) > before.count(n)]
-                episode.success = spec.goal is not None and any(n in spec.goal for n in added) and len(added) == 1
+                after = self.site.names()
+                added = [n for n in set(after) for _ in range(after.count(n) - before.count(n))]
+                episode.success = spec.goal is not None and len(added) == 1 and added[0] in spec.goal
             episode.false_completion = result.status == "completed" and not episode.success
             layer = await _overlay_log(page) if self.overlays else {}
             episode.shown, episode.dismissed = len(layer.get("shown", [])), len(layer.get("dismissed", []))
