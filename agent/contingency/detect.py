@@ -48,6 +48,8 @@ _COOKIE = re.compile(r"\b(cookies?|consent|gdpr|tracking preferences)\b")
 _SESSION = re.compile(r"\b(session (has )?(expired|timed out|ended)|you (have been|were) (signed|logged) out|(sign|log) ?in again)\b")
 _SIGN_IN: Final = frozenset({"sign in", "log in", "login", "signin", "sign in again", "log in again", "continue"})
 _SKIP: Final = frozenset({"skip", "skip ad", "close ad", "continue to site"})
+MIN_COVER: Final = 0.5  # a cover outside any dialog is in the way when it covers this share of the page…
+MAX_OWN_CONTROLS: Final = 4  # …or leaves no more than this many controls reachable (a full-page cover's own)
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,19 @@ class Blocker:
     covered: tuple[str, ...]  # ids of the visible elements it covers
     in_dialog: bool
 
+    share: float = 1.0  # of the page's visible elements, the share it covers
+
     def covers(self, element_id: str | None) -> bool:
         return element_id is not None and element_id in self.covered
+
+    def in_the_way(self, failed_target: str | None = None) -> bool:
+        """Does it block the page, not just brush it? An open dialog; a cover over at least
+        half of the visible elements, or one that leaves only a handful reachable (its own);
+        or the very element a failed action aimed at. A sticky header over a row scrolled
+        under it, or a menu over a few links, is not."""
+        if self.in_dialog or self.trigger == "session_expired" or self.covers(failed_target):
+            return True
+        return bool(self.covered) and (self.share >= MIN_COVER or len(self.controls) <= MAX_OWN_CONTROLS)
 
 
 def _name(element: PageElement) -> str:
@@ -123,9 +136,11 @@ def detect_blocker(page: PageState, goal: str, contract: Contract | None = None)
         if not signing_in and _mentions(page, _SESSION, reachable) and any(_name(c) in _SIGN_IN for c in reachable):
             return Blocker("session_expired", reachable, (), False)
         return None
+    visible = sum(1 for e in page.elements if not e.hidden)
+    share = len(covered) / visible if visible else 1.0
     if not controls:
-        return Blocker("overlay", (), covered, in_dialog)
-    return Blocker(classify(page, controls, in_dialog, goal, contract), controls, covered, in_dialog)
+        return Blocker("overlay", (), covered, in_dialog, share)
+    return Blocker(classify(page, controls, in_dialog, goal, contract), controls, covered, in_dialog, share)
 
 
 def goal_names_overlay(blocker: Blocker, goal: str) -> PageElement | None:

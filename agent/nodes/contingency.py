@@ -35,6 +35,9 @@ async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> d
     plan = state.get("plan") or state.get("policy_plan")
     own = plan.contingencies if plan is not None else []
     blocker = detect_blocker(page, task.query, state.get("contract"))
+    if blocker is not None and not blocker.in_the_way(_failed_target(state) if failed else None):
+        log.info("contingency.not_in_the_way", trigger=blocker.trigger, covered=len(blocker.covered), share=round(blocker.share, 2))
+        blocker = None
     if blocker is not None:
         handling = choose(blocker, task.query, state.get("contract"), own, book)
     elif failed:
@@ -129,6 +132,15 @@ def _retriable(text: str) -> bool:
 def _current_step(state: InteractState) -> int | None:
     plan = state.get("plan") or state.get("policy_plan")
     return plan.current_step_index if plan is not None and plan.current is not None else None
+
+
+def _failed_target(state: InteractState) -> str | None:
+    """The element id the failed action aimed at."""
+    last = state.get("last_action")
+    try:
+        return parse_action(last.action).target if last is not None else None
+    except ActionSyntaxError:
+        return None
 
 
 def _failed_target_label(state: InteractState) -> str | None:

@@ -144,3 +144,15 @@ def test_a_models_element_missing_contingency_waits_for_its_element_only() -> No
     assert missing_element("Save", own, ContingencyLog()).kind == "none"
     spent = ContingencyLog(counts={"model:0": 1})
     assert missing_element("Results table", own, spent).kind == "none"
+
+
+def test_a_cover_over_a_few_elements_is_not_in_the_way_unless_it_took_the_click() -> None:
+    """A sticky header over a row scrolled under it, a menu over two links: not a blocker to
+    close — unless the element a failed action aimed at is one it covers."""
+    rows = [el(f"r{n}", "link", f"Row {n}") for n in range(8)]
+    page = PageState.from_elements((*rows, el("h1", "link", "Row 8", occluded=True), el("c", "button", "Close")), url=URL)
+    blocker = detect_blocker(page, GOAL)
+    assert blocker is not None and blocker.share < 0.5
+    assert not blocker.in_the_way() and blocker.in_the_way("h1") and not blocker.in_the_way("r1")
+    full = detect_blocker(covered_page(el("c", "button", "Close")), GOAL)
+    assert full is not None and full.in_the_way()  # a full cover leaves only its own controls
