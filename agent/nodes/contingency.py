@@ -53,8 +53,12 @@ async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> d
     record_contingency(entry["trigger"], entry["handler"])
     log.info("contingency.fired", when=when, **{k: v for k, v in entry.items() if k not in ("step", "when")})
     update: dict[str, Any] = {"contingency": entry, "contingency_log": book.add(entry).stored()}
-    if state["is_new_task"] and state.get("plan") is None and state.get("policy_plan") is not None:
-        update["plan"] = state["policy_plan"]  # the task is stored with the plan the policy read
+    contract = state.get("contract")
+    if state["is_new_task"] and state.get("plan") is None and state.get("policy_plan") is not None and contract is not None and contract.complete:
+        # The task is stored with the plan the policy read (it understood the whole goal);
+        # otherwise with none, and the planner (the model's, when there is one) plans once
+        # the page is clear.
+        update["plan"] = state["policy_plan"]
     if handling.kind == "ask_user":
         update["outcome"] = _to_user(handling, state)
         return update
