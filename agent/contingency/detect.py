@@ -44,6 +44,8 @@ DISMISS_ORDER: Final[tuple[str, ...]] = (
     "skip ad", "close ad", "continue to site", "cancel", "got it",
 )  # fmt: skip
 DISMISS: Final[frozenset[str]] = frozenset(DISMISS_ORDER) | DISMISS_NAMES
+CLOSERS: Final[frozenset[str]] = DISMISS | frozenset(REJECT_COOKIE_NAMES)
+WIDGET_ROLES: Final = frozenset({"option", "listbox", "menu", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "combobox"})
 _COOKIE = re.compile(r"\b(cookies?|consent|gdpr|tracking preferences)\b")
 _SESSION = re.compile(r"\b(session (has )?(expired|timed out|ended)|you (have been|were) (signed|logged) out|(sign|log) ?in again)\b")
 _SIGN_IN: Final = frozenset({"sign in", "log in", "login", "signin", "sign in again", "log in again", "continue"})
@@ -69,11 +71,15 @@ class Blocker:
     def in_the_way(self, failed_target: str | None = None) -> bool:
         """Does it block the page, not just brush it? An open dialog; a cover over at least
         half of the visible elements, or one that leaves only a handful reachable (its own);
-        or the very element a failed action aimed at. A sticky header over a row scrolled
-        under it, or a menu over a few links, is not."""
-        if self.in_dialog or self.trigger == "session_expired" or self.covers(failed_target):
+        or the very element a failed action aimed at — and, outside a dialog, only a cover
+        that offers a control to close it and is no widget of the page (an open suggestion
+        list or menu covers the fields below it, and Escape would close it). A sticky header
+        over a row scrolled under it, or a menu over a few links, is not."""
+        if self.in_dialog or self.trigger == "session_expired":
             return True
-        return bool(self.covered) and (self.share >= MIN_COVER or len(self.controls) <= MAX_OWN_CONTROLS)
+        if any(c.role in WIDGET_ROLES for c in self.controls) or not any(_name(c) in CLOSERS for c in self.controls):
+            return False  # an open suggestion list or menu is the page's own widget; a cover with no closer is not one to close
+        return self.covers(failed_target) or (bool(self.covered) and (self.share >= MIN_COVER or len(self.controls) <= MAX_OWN_CONTROLS))
 
 
 def _name(element: PageElement) -> str:

@@ -110,7 +110,10 @@ def _handler_action(contingency: Contingency, blocker: Blocker, last_sent: str |
         if format_action(action) != last_sent:
             return action, control
     escape = Action(name="press", value="Escape")
-    if contingency.handler in ("dismiss", "reject_cookies", "escape") and format_action(escape) != last_sent:
+    # Escape: the plan's own choice, a dialog's way out when it has no close control, or
+    # what follows a close that did not close — never a guess on a cover with no closer.
+    allowed = contingency.handler == "escape" or blocker.in_dialog or control is not None
+    if allowed and contingency.handler in ("dismiss", "reject_cookies", "escape") and format_action(escape) != last_sent:
         return escape, None
     return None, None
 

@@ -156,3 +156,16 @@ def test_a_cover_over_a_few_elements_is_not_in_the_way_unless_it_took_the_click(
     assert not blocker.in_the_way() and blocker.in_the_way("h1") and not blocker.in_the_way("r1")
     full = detect_blocker(covered_page(el("c", "button", "Close")), GOAL)
     assert full is not None and full.in_the_way()  # a full cover leaves only its own controls
+
+
+def test_an_open_suggestion_list_or_a_cover_with_no_closer_is_not_an_overlay_to_close() -> None:
+    """An autocomplete's list covers the Submit under it: it is the page's own widget (Escape
+    would close the suggestions the goal needs)."""
+    listed = PageState.from_elements(
+        (el("city", "textbox", "City"), el("o1", "option", "Antarctica"), el("o2", "option", "Andorra"), el("s", "button", "Submit", occluded=True)),
+        url=URL,
+    )
+    blocker = detect_blocker(listed, 'Enter an item that starts with "An" and press Submit')
+    assert blocker is not None and not blocker.in_the_way() and not blocker.in_the_way("s")
+    bare = detect_blocker(covered_page(el("g", "button", "Continue")), GOAL)
+    assert bare is not None and not bare.in_the_way()
