@@ -73,7 +73,7 @@ def answer(final: InteractState, session: Session, usage: dict[str, Any], server
             task_id=stored.id, session_id=session.id, status="needs_user_input", step_index=stored.step_index - 1,
             thought=outcome.thought, action="", decided_by=outcome.decided_by, verification=final.get("verification"),
             plan=stored.plan, contract=contract_summary(contract) if contract is not None else None,
-            needs_user_input=question, usage=usage, server_ms=server_ms,
+            needs_user_input=question, usage=usage, server_ms=server_ms, contingency=final.get("contingency"),
         )  # fmt: skip
     log.info("interact.answered", status=stored.status, action=outcome.action, decided_by=outcome.decided_by, server_ms=round(server_ms, 2))
     return InteractOutcome(
@@ -92,6 +92,7 @@ def answer(final: InteractState, session: Session, usage: dict[str, Any], server
         actions=[link.wire() for link in outcome.chain] or None,
         chain_metadata=chain_metadata(list(outcome.chain)) if outcome.chain else None,
         memory=memory.wire() if (memory := final.get("memory")) is not None else None,
+        contingency=final.get("contingency"),
         usage=usage,
         server_ms=server_ms,
         needs_full_dom=bool(final.get("needs_full_dom")) and stored.status == "active",

@@ -17,6 +17,12 @@
                                                          → critic (risky / low confidence) → action_validation
                                                          → outcome_prediction → finalize
 
+A ``contingency`` check (agent/nodes/contingency.py) sits where recall found no recipe step
+(before complexity_check on a new task, before replanning after a verified step) and
+before ``correction`` after a failed one: an overlay in the way fires a plan contingency
+(its handler's action → action_validation; a confirmation → the user) or, when none fires,
+the graph goes where it was going.
+
 Completion is decided in one place, ``goal_check``, from the task's goal contract.
 """
 
@@ -34,6 +40,7 @@ from agent.nodes.action_validation import action_validation
 from agent.nodes.ask_user import ask_user
 from agent.nodes.complexity_check import complexity_check
 from agent.nodes.context_analysis import context_analysis
+from agent.nodes.contingency import contingency
 from agent.nodes.contract import contract
 from agent.nodes.correction import correction
 from agent.nodes.critic import critic
@@ -51,6 +58,7 @@ from agent.nodes.web_search import web_search
 from agent.routing import (
     route_after_complexity,
     route_after_context,
+    route_after_contingency,
     route_after_contract,
     route_after_correction,
     route_after_generation,
@@ -84,6 +92,7 @@ NODES = {
     "reflection": reflection,
     "replanning": replanning,
     "finalize": finalize,
+    "contingency": contingency,
 }
 
 
@@ -107,7 +116,15 @@ def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[Int
 
     graph.add_conditional_edges(START, _inline(route_start))
     graph.add_conditional_edges("contract", _inline(route_after_contract))
-    graph.add_conditional_edges("recall", _inline(route_after_recall))
+    # A contingency (an overlay in the way) is checked after recall found no recipe step (a
+    # new task's first page, a verified step) and before correction after a failed one
+    # (agent/nodes/contingency.py); when none fires the graph goes where it was going.
+    graph.add_conditional_edges(
+        "recall",
+        _inline(route_after_recall),
+        {"action_validation": "action_validation", "complexity_check": "contingency", "replanning": "contingency"},
+    )
+    graph.add_conditional_edges("contingency", _inline(route_after_contingency))
     graph.add_conditional_edges("complexity_check", _inline(route_after_complexity))
     graph.add_edge("direct_action", "action_validation")
     graph.add_conditional_edges("context_analysis", _inline(route_after_context))
@@ -122,7 +139,7 @@ def build_graph(wrap: Callable[[str, Any], Any] | None = None) -> StateGraph[Int
     graph.add_conditional_edges(
         "goal_check",
         _inline(route_after_goal_check),
-        {"goal_achieved": "goal_achieved", "next_action": "recall", "correction": "correction", "reflection": "reflection", "finalize": "finalize"},
+        {"goal_achieved": "goal_achieved", "next_action": "recall", "correction": "contingency", "reflection": "reflection", "finalize": "finalize"},
     )
     graph.add_conditional_edges("replanning", _inline(route_after_replanning))
     graph.add_conditional_edges("correction", _inline(route_after_correction))

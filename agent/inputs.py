@@ -101,6 +101,7 @@ class InteractOutcome:
     actions: list[dict[str, Any]] | None = None
     chain_metadata: dict[str, Any] | None = None
     memory: dict[str, Any] | None = None  # what memory did for this answer (agent.memory.MemoryStatus.wire)
+    contingency: dict[str, Any] | None = None  # the plan contingency this answer fired (agent.contingency)
     needs_user_input: dict[str, Any] | None = None
     usage: dict[str, Any] = field(default_factory=dict)
     server_ms: float = 0.0

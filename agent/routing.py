@@ -96,3 +96,14 @@ def route_after_search(state: InteractState) -> Literal["ask_user", "planning"]:
 def route_after_correction(state: InteractState) -> Literal["action_validation", "finalize"]:
     outcome = state.get("outcome")
     return "finalize" if outcome is not None and outcome.status == "failed" else "action_validation"
+
+
+def route_after_contingency(state: InteractState) -> Literal["action_validation", "correction", "complexity_check", "replanning", "finalize"]:
+    """A contingency fired: its handler's action is validated and sent, or its question /
+    ending is written. None fired: where the graph was going — correction after a failed
+    step, complexity routing for a new task, re-planning after a verified step."""
+    if state.get("contingency") is not None:
+        return "finalize" if state.get("outcome") is not None else "action_validation"
+    if state.get("verification") is not None and state.get("step_succeeded") is not True:
+        return "correction"
+    return "complexity_check" if state["is_new_task"] else "replanning"

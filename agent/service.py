@@ -44,7 +44,7 @@ from verification import PageInputError, PageState
 log = structlog.get_logger(__name__)
 
 # What the answer reads from the final state (reading all ~30 channels costs time).
-_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory", "needs_full_dom", "needs_screenshot"]
+_ANSWER_KEYS = ["stored_task", "needs_user_input", "outcome", "verification", "contract", "memory", "contingency", "needs_full_dom", "needs_screenshot"]
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ class Candidate:
     confidence: float
     plan_step: int | None = None
     completes_step: bool = True
-    source: Literal["generation", "direct", "correction", "recall", "vision"] = "generation"  # recall: a recipe's step (agent.memory); vision: a request for the page (agent.vision)
+    source: Literal["generation", "direct", "correction", "recall", "vision", "contingency"] = "generation"  # recall: a recipe's step (agent.memory); vision: a request for the page (agent.vision); contingency: a plan contingency's handler
     probe: bool = False  # an exploring move (hover a menu item, page a calendar): no effect is information
     chain: tuple[Any, ...] = ()  # a model's (or a recipe's) proposed chain after this action (planning.ChainedAction), judged by agent.chaining
     skills: tuple[str, ...] = ()  # skills that steered this action (agent.memory.skills)
@@ -129,6 +129,8 @@ class InteractState(TypedDict, total=False):
     vision: VisionState  # screenshots sent and page requests made in this task (agent.vision)
     needs_screenshot: bool  # this answer asks the client for a screenshot
     needs_full_dom: bool  # this answer asks the client for the full DOM
+    contingency: dict[str, Any] | None  # the contingency fired for this answer (agent.contingency), read by the router
+    contingency_log: dict[str, Any] | None  # the task's contingency runs after this answer (task.state["contingencies"])
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

@@ -184,6 +184,13 @@ class Metrics:
             namespace=NAMESPACE,
             registry=r,
         )
+        self.contingencies = Counter(
+            "contingencies",
+            "Plan contingencies fired (an overlay, cookie banner, interstitial… handled before correction), by trigger and handler.",
+            ["trigger", "handler"],
+            namespace=NAMESPACE,
+            registry=r,
+        )
         self.usage_write_failures = Counter(
             "usage_write_failures",
             "Usage records that could not be written, by sink (store = billing row lost).",
@@ -259,6 +266,9 @@ class Metrics:
 
     def count_replay_step(self, result: str) -> None:
         self.replay_steps.labels(result).inc()
+
+    def count_contingency(self, trigger: str, handler: str) -> None:
+        self.contingencies.labels(trigger, handler).inc()
 
     def count_memory_saved(self, round_trips: int, tokens: int) -> None:
         self.memory_saved.labels("round_trips").inc(max(round_trips, 0))

@@ -119,6 +119,13 @@ def record_replay_step(result: str) -> None:
         handle.metrics.count_replay_step(result)
 
 
+def record_contingency(trigger: str, handler: str) -> None:
+    """A plan contingency fired: ``stepwise_contingencies_total{trigger,handler}``."""
+    handle = current_trace()
+    if handle is not None and handle.metrics is not None:
+        handle.metrics.count_contingency(trigger, handler)
+
+
 def record_memory_saved(round_trips: int, tokens: int) -> None:
     """What a replayed task saved: ``stepwise_memory_saved_total{kind}``."""
     handle = current_trace()

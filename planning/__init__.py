@@ -21,6 +21,14 @@ from planning.check import (
     feedback_block,
     verdict_for,
 )
+from planning.contingency import (
+    BUILTIN_CONTINGENCIES,
+    Contingency,
+    ContingencyDraft,
+    HandlerKind,
+    TriggerKind,
+    contingencies_from_drafts,
+)
 from planning.errors import PlanInvalid, PlanningError, RefinementInvalid
 from planning.goal_values import GoalValue, goal_values, implies_submission
 from planning.model_planner import (
@@ -69,6 +77,12 @@ from planning.summary import KEEP_LAST, HistoryWindow, summarise_history
 from planning.text import fold
 
 __all__ = [
+    "BUILTIN_CONTINGENCIES",
+    "Contingency",
+    "ContingencyDraft",
+    "HandlerKind",
+    "TriggerKind",
+    "contingencies_from_drafts",
     "fold",
     "KEEP_LAST",
     "MAX_PLAN_RETRIES",

@@ -10,11 +10,12 @@ the user before making a plan (the same answer as context analysis' ASK_USER).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from planning.blocks import Block, VerificationInput, context_blocks, page_blocks
+from planning.contingency import ContingencyDraft, contingencies_from_drafts, drop_unknown
 from planning.errors import PlanInvalid
 from planning.plan import Plan, PlanStep, StepKind
 from planning.similarity import page_signatures
@@ -176,6 +177,16 @@ class PlanDraft(BaseModel):
             "results provide, as short names (e.g. 'date of birth'). Empty when nothing is missing."
         ),
     )
+    contingencies: list[ContingencyDraft] = Field(
+        default_factory=list,
+        max_length=10,
+        description=(
+            "Things the page may show while the plan runs that are not part of the goal (a cookie banner, a "
+            "newsletter dialog, an interstitial, an 'are you sure' before a destructive step, a late element) and "
+            "how to get past each. Empty when none is expected; common overlays are handled anyway."
+        ),
+    )
+
     subtasks: list[SubTaskDraft] = Field(
         default_factory=list,
         max_length=6,
@@ -184,6 +195,11 @@ class PlanDraft(BaseModel):
             "covering a run of consecutive steps, together covering every step once. Empty for a one-part goal."
         ),
     )
+
+    @field_validator("contingencies", mode="before")
+    @classmethod
+    def _known_contingencies(cls, raw: Any) -> Any:
+        return drop_unknown(raw)
 
 
 PLANNER_INSTRUCTIONS: Final = """\
@@ -304,4 +320,5 @@ def plan_from_draft(draft: PlanDraft, goal: str, page: PageState) -> Plan:
         source="model",
         version=1,
         page_signatures=page_signatures(page),
+        contingencies=contingencies_from_drafts(draft.contingencies)[0],
     )

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planning.contingency import Contingency
 from planning.subtask_model import SubTask
 
 StepKind = Literal[
@@ -74,6 +75,9 @@ class Plan(BaseModel):
     version: int = Field(default=1, ge=1, description="Bumped when the plan is modified or regenerated")
     page_signatures: dict[str, list[str]] | None = Field(
         default=None, description="Signatures of the page the plan was made on (for re-planning)"
+    )
+    contingencies: list[Contingency] = Field(
+        default_factory=list, description="The plan's own conditional branches (planning.contingency); the built-in ones always apply"
     )
     subtasks: list[SubTask] = Field(
         default_factory=list, description="A multi-part goal's sub-tasks over these steps (planning.subtasks); empty: a flat plan"

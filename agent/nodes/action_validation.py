@@ -120,7 +120,7 @@ async def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate
     each action vetted exactly as a single one is, and steered by the tenant's skills like
     one. Also returns the skills that steered a chained action."""
     deps = runtime.context.deps
-    if not deps.config.chaining or candidate.source in ("correction", "vision") or state.get("confirmed"):
+    if not deps.config.chaining or candidate.source in ("correction", "vision", "contingency") or state.get("confirmed"):
         return [], ()
     page, contract = state["page"], state["contract"]
     allowed = allowed_domains_for(start_url(state))

@@ -34,6 +34,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     plan = state.get("plan")
     contract = state.get("contract")
     hits, target = _aimed_at(contract, outcome, page)
+    if state.get("contingency") is not None:
+        hits = ()  # a contingency's dismissal is never the goal's own click ("Click the button" is not "No thanks")
     chain = [dataclasses.replace(link, clause_hits=hits, target=target) if link.index == 0 else link for link in outcome.chain]
     progress = state["progress"].with_fingerprint(fingerprint(" ".join(link.text for link in chain) or outcome.action, page))
     secrets = ctx.secrets
@@ -56,6 +58,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "probe": outcome.probe,
             "flags": list(outcome.flags),
             "correction": corrections[-1].strategy if (corrections := state.get("corrections")) else None,
+            "contingency": state.get("contingency"),
             "clause_hits": list(hits),
             "target": target,
             "memory": memory.wire(),
@@ -76,6 +79,8 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     recovery = state.get("chain_recovery")
     task_state["chain_recovery"] = recovery.stored() if recovery is not None and outcome.status == "active" else None
     task_state["recall"] = recall_after(state, task, memory)
+    if (contingencies := state.get("contingency_log")) is not None:
+        task_state["contingencies"] = contingencies  # run counts survive across requests (agent.contingency)
     if state.get("search_state"):
         task_state["search"] = state["search_state"]
     if (vision := state.get("vision")) is not None:

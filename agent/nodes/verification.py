@@ -70,6 +70,7 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
             context=context,
         )
         result = _form_not_opened(result, last.action, plan, step_index, state["page"])
+        result = _client_could_not_run(result, state["input"].last_action_status, state["input"].last_action_error)
         if replayed and _recorded_change(runtime.context.memory, last.metrics.get("memory") or {}):
             result = _as_recorded(result)
         done = [(step_index, bool(last.metrics.get("completes_step", True)))] if result.success else []
@@ -143,6 +144,16 @@ def _form_not_opened(
         return result
     log.info("verification.form_not_opened", action=action[:200])
     return _failed(result, "Only the focus moved: the form this should open is not on the page", "next_goal_missing")
+
+
+def _client_could_not_run(result: VerificationResult, status: str | None, error: str | None) -> VerificationResult:
+    """The client reports that the action did not run (a click an overlay swallowed: the
+    element was covered). Whatever changed meanwhile — the overlay itself coming up — is not
+    the action's doing: it failed, and is never credited to the goal."""
+    if status != "failure" or not result.success:
+        return result
+    log.info("verification.client_could_not_run", error=(error or "")[:200])
+    return _failed(result, f"The client could not run the action ({(error or 'no reason given')[:200]})", "no_change")
 
 
 def _only_focus(result: VerificationResult) -> bool:

@@ -19,6 +19,7 @@ from app.schemas.common import camelize
 from app.schemas.examples import REQUEST_EXAMPLES, RESPONSE_EXAMPLES
 from app.schemas.interact import InteractRequest
 from app.schemas.interact_answer import (
+    ContingencyOut,
     ActionDetailsOut,
     ChainActionOut,
     ChainCheckOut,
@@ -195,6 +196,7 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
         needs_user_input=outcome.needs_user_input,
         usage=UsageOut.model_validate(outcome.usage) if outcome.usage else UsageOut(),
         memory=MemoryOut.model_validate(outcome.memory) if outcome.memory else None,
+        contingency=ContingencyOut.model_validate(outcome.contingency) if outcome.contingency else None,
         metrics=MetricsOut(server_ms=round(outcome.server_ms, 2), model_ms=round(outcome.model_ms, 2), steps=outcome.step_index + 1),
         has_org_knowledge=outcome.has_org_knowledge,
         replayed=outcome.replayed,

@@ -12,7 +12,7 @@ from app.deps import Context, Deps, bind_path_ids
 from app.error_codes import AUTHENTICATED
 from app.errors import error_responses
 from app.schemas.common import camelize
-from app.schemas.interact_answer import ContractOut, MemoryOut
+from app.schemas.interact_answer import ContingencyOut, ContractOut, MemoryOut
 from app.schemas.tasks import ChainStatsOut, CorrectionOut, StepOut, TaskCostOut, TaskDetailOut, TaskListOut, TaskSummaryOut
 from storage import TaskStatus
 
@@ -77,6 +77,7 @@ async def get_task(task_id: TaskId, ctx: Context, deps: Deps) -> TaskDetailOut:
                 actions=[str(item.get("action")) for item in a.actions] if a.actions else None,
                 memory=MemoryOut.model_validate(a.metrics["memory"]) if a.metrics.get("memory") else None,
                 model_calls=int(a.metrics.get("model_calls") or 0),
+                contingency=ContingencyOut.model_validate(a.metrics["contingency"]) if a.metrics.get("contingency") else None,
                 created_at=a.created_at,
             )
             for a in detail.actions
@@ -89,6 +90,7 @@ async def get_task(task_id: TaskId, ctx: Context, deps: Deps) -> TaskDetailOut:
             cost_usd=detail.cost.cost_usd,
         ),
         chains=ChainStatsOut.model_validate(detail.chains) if detail.chains is not None else None,
+        contingencies=[ContingencyOut.model_validate(a.metrics["contingency"]) for a in detail.actions if a.metrics.get("contingency")],
         corrections=[
             CorrectionOut(
                 step_index=c.step_index,

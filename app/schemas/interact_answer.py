@@ -199,6 +199,20 @@ class MemoryOut(ApiModel):
     recipe_step: int | None = Field(default=None, description="The recipe's step this answer served or tried, from 0")
 
 
+class ContingencyOut(ApiModel):
+    """A plan contingency this answer fired: something in the way on the page (an overlay,
+    a cookie banner, an interstitial…) and the bounded handler that answers it — checked
+    before correction and before any model. The overlay's own text is never followed."""
+
+    id: str = Field(description="The contingency (builtin:<trigger> or model:<n>, one of the plan's)")
+    trigger: str = Field(description="cookie_banner, modal, overlay, interstitial, session_expired, element_missing or confirm_destructive")
+    handler: str = Field(description="dismiss, reject_cookies, escape, wait or ask_user")
+    source: str = Field(description="builtin or model (the model planner added it to its plan)")
+    when: str = Field(description="first_page, before_action (an overlay came up after a verified step) or after_failure")
+    action: str | None = Field(default=None, description="The handler's action (this answer's `action`); null when it asks the user")
+    control: str | None = Field(default=None, description="The name of the overlay's control acted on, when there is one")
+
+
 class MetricsOut(ApiModel):
     server_ms: float = Field(ge=0, description="Time the server spent on this request, ms")
     model_ms: float = Field(default=0.0, ge=0, description="Of which waiting for the model, ms")
@@ -248,6 +262,9 @@ class InteractResponse(ApiModel):
     usage: UsageOut = Field(default_factory=UsageOut, description="Model use of this request")
     memory: MemoryOut | None = Field(
         default=None, description="What memory (skills, replay of verified flows) did for this answer; null for a question"
+    )
+    contingency: ContingencyOut | None = Field(
+        default=None, description="The plan contingency this answer fired (an overlay dismissed…); null when none did"
     )
     metrics: MetricsOut = Field(description="Timings")
     needs_user_input: dict[str, Any] | None = Field(

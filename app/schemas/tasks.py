@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from app.schemas.common import ApiModel
-from app.schemas.interact_answer import ContractOut, MemoryOut
+from app.schemas.interact_answer import ContingencyOut, ContractOut, MemoryOut
 from storage import Task
 
 
@@ -37,6 +37,7 @@ class StepOut(ApiModel):
     actions: list[str] | None = Field(default=None, description="When the step answered a chain: its actions, the first being `action`")
     memory: MemoryOut | None = Field(default=None, description="Whether the step came from memory (a recipe's step, skills that steered it)")
     model_calls: int = Field(default=0, ge=0, description="Model calls the request that decided this step made (counted at the gateway)")
+    contingency: ContingencyOut | None = Field(default=None, description="The plan contingency this step fired (an overlay dismissed…); null when none")
     created_at: datetime = Field(description=_TIME)
 
 
@@ -90,6 +91,9 @@ class TaskDetailOut(ApiModel):
     corrections: list[CorrectionOut] = Field(description="Actions refused and replaced, in order")
     cost: TaskCostOut = Field(description="Model use of the whole task")
     chains: ChainStatsOut | None = Field(default=None, description="The task's chains of actions")
+    contingencies: list[ContingencyOut] = Field(
+        default_factory=list, description="Plan contingencies fired in the task (overlays, cookie banners… handled before correction), in order"
+    )
 
 
 class SessionCreateIn(ApiModel):

@@ -61,7 +61,7 @@ async def test_bill_trace_and_metrics_of_a_scripted_task(
     fake_langfuse.wait_for(lambda f: len(f.named(name)) == len(bodies))
     roots = sorted(fake_langfuse.named(name), key=lambda s: s.start_ns)
     first_path = [s.name for s in fake_langfuse.children(roots[0])]
-    assert first_path[:5] == ["contract", "recall", "complexity_check", "context_analysis", "planning"]
+    assert first_path[:6] == ["contract", "recall", "contingency", "complexity_check", "context_analysis", "planning"]
     assert first_path[-1] == "finalize"
     last_path = [s.name for s in fake_langfuse.children(roots[-1])]
     assert last_path == ["verification", "goal_check", "goal_achieved", "finalize"]

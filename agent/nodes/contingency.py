@@ -1,0 +1,162 @@
+"""The contingency check: before the correction engine and before any model, is something
+in the way that a plan contingency (or a built-in one) knows how to get past?
+
+It runs once recall found no recipe step to replay — on a new task's first page, and after
+a verified step (an overlay that came up now covers the page the plan acts on) — and after
+a failed step, before correction (the click an overlay swallowed).
+When a contingency fires, its handler's action is the answer (a dismissal that completes
+no plan step; after a failure, the failed action is retried on the next request once the
+page is clear), a confirmation the goal's destructive action needs goes to the user, and an
+expired session ends the step for the user to sign in. Otherwise the graph goes on as if the
+check were not there: correction after a failure, complexity routing or re-planning otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from langgraph.runtime import Runtime
+
+from agent.contingency import ContingencyLog, Handling, choose, detect_blocker, missing_element
+from agent.destructive import Held, destructive_phrase
+from agent.state import Candidate, GraphContext, InteractState, StepOutcome
+from observability import record_contingency
+from verification import Action, ActionSyntaxError, format_action, parse_action
+
+log = structlog.get_logger(__name__)
+
+
+async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> dict[str, Any]:
+    task, page = state["task"], state["page"]
+    failed = state.get("verification") is not None and state.get("step_succeeded") is not True
+    when = "after_failure" if failed else ("first_page" if state["is_new_task"] else "before_action")
+    book = ContingencyLog.load(task.state.get("contingencies"))
+    plan = state.get("plan") or state.get("policy_plan")
+    own = plan.contingencies if plan is not None else []
+    blocker = detect_blocker(page, task.query, state.get("contract"))
+    if blocker is not None and not blocker.in_the_way(_failed_target(state) if failed else None):
+        log.info("contingency.not_in_the_way", trigger=blocker.trigger, covered=len(blocker.covered), share=round(blocker.share, 2))
+        blocker = None
+    if blocker is not None:
+        handling = choose(blocker, task.query, state.get("contract"), own, book)
+    elif failed:
+        handling = missing_element(_failed_target_label(state), own, book)
+    else:
+        return {"contingency": None}
+    if handling.kind == "none":
+        if blocker is not None:
+            log.info("contingency.none", trigger=blocker.trigger, reason=handling.reason, when=when)
+        return {"contingency": None}
+    assert handling.contingency is not None
+    entry = handling.record(task.step_index, when)
+    record_contingency(entry["trigger"], entry["handler"])
+    log.info("contingency.fired", when=when, **{k: v for k, v in entry.items() if k not in ("step", "when")})
+    update: dict[str, Any] = {"contingency": entry, "contingency_log": book.add(entry).stored()}
+    contract = state.get("contract")
+    if state["is_new_task"] and state.get("plan") is None and state.get("policy_plan") is not None and contract is not None and contract.complete:
+        # The task is stored with the plan the policy read (it understood the whole goal);
+        # otherwise with none, and the planner (the model's, when there is one) plans once
+        # the page is clear.
+        update["plan"] = state["policy_plan"]
+    if handling.kind == "ask_user":
+        update["outcome"] = _to_user(handling, state)
+        return update
+    retry, step = _retry(state, failed)
+    assert handling.action is not None
+    update["candidate"] = Candidate(
+        action=handling.action,
+        thought=f"Contingency ({entry['trigger']} → {entry['handler']}): {handling.reason}. "
+        "The overlay's own text is not followed.",
+        decided_by="policy",
+        confidence=0.9,
+        plan_step=step,
+        completes_step=False,
+        source="contingency",
+    )
+    update["fallback"] = None
+    update["pending_retry"] = retry
+    return update
+
+
+def _to_user(handling: Handling, state: InteractState) -> StepOutcome:
+    """A destructive confirmation is held for the user (confirm: true sends the click on
+    the dialog's control); an expired session ends the step for the user to sign in."""
+    control = handling.control
+    if handling.trigger == "confirm_destructive" and control is not None:
+        held = Held(
+            action=format_action(Action(name="click", target=control.id)),
+            label=control.text or control.name or control.id,
+            phrase=destructive_phrase(control) or "confirm",
+            element_id=control.id,
+        )
+        message = f"The page asks to confirm: {held.label!r} would {held.phrase}. Send confirm: true to do it, or confirm: false to stop."
+        pending = held.pending(thought=message, decided_by="policy", plan_step=_last_step(state), completes_step=True)
+        pending["question"]["message"] = message
+        return StepOutcome(message, "", "policy", plan_step=_last_step(state), probe=True, confirm=pending)
+    reason = "The session expired: sign in again, then send the goal again. Nothing after the last verified step was done."
+    return StepOutcome(reason, format_action(Action(name="fail", value=reason)), "policy", status="failed",
+                       failure_code="SESSION_EXPIRED", failure_reason=reason)  # fmt: skip
+
+
+def _last_step(state: InteractState) -> int | None:
+    last = state.get("last_action")
+    step = last.metrics.get("plan_step") if last is not None else None
+    return step if isinstance(step, int) else None
+
+
+def _retry(state: InteractState, failed: bool) -> tuple[str | None, int | None]:
+    """What to send once the overlay is gone: after a failure, the action it swallowed (only
+    when the client could not run it — a click that ran may have done its work, and a second
+    could send twice); before acting, a retry already pending stays pending."""
+    if failed:
+        if state["input"].last_action_status != "failure":
+            return None, _last_step(state)  # it ran: what it did is judged again, never repeated blindly
+        last = state.get("last_action")
+        chain = state.get("chain_verdict")
+        link = chain.failed_commit if chain is not None else None
+        if link is not None:
+            return link.text, link.plan_step
+        if last is None or not _retriable(last.action) or last.metrics.get("completes_step") is False:
+            return None, _last_step(state)  # a move towards a step (open a menu…) is decided anew, never retried as the step
+        return last.action, _last_step(state)
+    pending = state["task"].state.get("pending_retry") if not state["is_new_task"] else None
+    if isinstance(pending, dict) and pending.get("action"):
+        return str(pending["action"]), pending.get("plan_step")
+    return None, _current_step(state)
+
+
+def _retriable(text: str) -> bool:
+    try:
+        return parse_action(text).name not in ("finish", "fail", "wait")
+    except ActionSyntaxError:
+        return False
+
+
+def _current_step(state: InteractState) -> int | None:
+    plan = state.get("plan") or state.get("policy_plan")
+    return plan.current_step_index if plan is not None and plan.current is not None else None
+
+
+def _failed_target(state: InteractState) -> str | None:
+    """The element id the failed action aimed at."""
+    last = state.get("last_action")
+    try:
+        return parse_action(last.action).target if last is not None else None
+    except ActionSyntaxError:
+        return None
+
+
+def _failed_target_label(state: InteractState) -> str | None:
+    """The name the failed action's target had when it was chosen (for element_missing)."""
+    last = state.get("last_action")
+    if last is None:
+        return None
+    try:
+        target = parse_action(last.action).target
+    except ActionSyntaxError:
+        return None
+    described = ((last.before_state or {}).get("skeleton") or {}).get("elements", {}).get(target) if target else None
+    if isinstance(described, dict):
+        return str(described.get("text") or described.get("name") or "") or None
+    return None
