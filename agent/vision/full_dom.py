@@ -33,13 +33,20 @@ class FullDomFacts:
     target_in_text_only: bool  # the step's target is in the page's text but on no element
     asks: int  # full-DOM requests already made in this task
     max_asks: int
+    covered: bool = False  # something covers the page (an overlay, a dialog): its contingency comes first
+
+
+def page_covered(page: PageState) -> bool:
+    """A visible element is covered, or a dialog is open: what the list misses is under the
+    cover, not left out by the client — the full DOM would not uncover it."""
+    return any(not e.hidden and (e.occluded or any(c.startswith("dialog") for c in e.container)) for e in page.elements)
 
 
 def should_ask_full_dom(facts: FullDomFacts) -> bool:
     """Ask when the tree could not resolve the step and the full page may hold its target."""
     if not facts.page_from_tree or facts.full_dom_sent or not facts.step_unresolved:
         return False
-    if facts.asks >= facts.max_asks:
+    if facts.asks >= facts.max_asks or facts.covered:
         return False
     return facts.tree_empty or facts.tree_truncated or facts.target_in_text_only
 

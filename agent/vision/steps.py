@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from agent.state import Candidate, GraphContext, InteractState
 from agent.vision.call import CallVision, plan_call
-from agent.vision.full_dom import FullDomFacts, should_ask_full_dom, target_in_text_only, tree_empty
+from agent.vision.full_dom import FullDomFacts, page_covered, should_ask_full_dom, target_in_text_only, tree_empty
 from agent.vision.mode import ModeFacts, choose_mode
 from agent.vision.state import VisionState
 from planning import Plan
@@ -84,6 +84,7 @@ def full_dom_request(state: InteractState, runtime: Runtime[GraphContext], plan:
         target_in_text_only=step is not None and target_in_text_only(step.target, page),
         asks=current.full_dom_asks,
         max_asks=runtime.context.deps.config.full_dom_asks,
+        covered=page_covered(page),
     )
     if not should_ask_full_dom(facts):
         return None

@@ -34,6 +34,7 @@ def test_each_sign_that_the_full_page_holds_more_is_enough(signal: str) -> None:
         {"step_unresolved": False},  # the target was found
         {"asks": 2},  # bounded
         {"target_in_text_only": False},  # no sign the full page holds more
+        {"covered": True},  # an overlay or dialog covers the page: its contingency first, the full DOM would not uncover it
     ],
 )
 def test_no_ask_otherwise(change: dict[str, object]) -> None:
@@ -59,3 +60,17 @@ def test_tree_empty_counts_only_actionable_elements() -> None:
     hidden = PageState(url="https://x.example/", elements=(PageElement(id="1", role="button", name="Go", hidden=True),))
     assert tree_empty(hidden)
     assert not tree_empty(page("", "Go"))
+
+
+def test_a_covered_page_or_an_open_dialog_is_covered() -> None:
+    from agent.vision.full_dom import page_covered
+
+    plain = PageState.from_elements([PageElement(id="1", role="checkbox", name="HF2")], url="https://x.test/")
+    assert not page_covered(plain)
+    under = PageState.from_elements([PageElement(id="1", role="checkbox", name="HF2", occluded=True)], url="https://x.test/")
+    assert page_covered(under)
+    dialog = PageState.from_elements(
+        [PageElement(id="1", role="checkbox", name="HF2"), PageElement(id="2", role="button", name="Close", container=("dialog: Offer",))],
+        url="https://x.test/",
+    )
+    assert page_covered(dialog)
