@@ -182,7 +182,8 @@ async def test_a_settings_body_that_is_not_json_is_400(api: Api) -> None:
     ("method", "path"),
     [("get", "/api/skills"), ("get", "/api/skills/s1"), ("delete", "/api/skills/s1"), ("delete", "/api/skills"),
      ("get", "/api/recipes"), ("get", "/api/recipes/r1"), ("delete", "/api/recipes/r1"), ("delete", "/api/recipes"),
-     ("get", "/api/memory/settings"), ("put", "/api/memory/settings")],
+     ("get", "/api/memory/settings"), ("put", "/api/memory/settings"),
+     ("get", "/api/vision/settings"), ("put", "/api/vision/settings")],
 )
 async def test_every_route_needs_a_key(api: Api, method: str, path: str) -> None:
     response = await api.client.request(method, path, json={} if method == "put" else None)
