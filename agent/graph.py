@@ -23,7 +23,13 @@ before ``correction`` after a failed one: an overlay in the way fires a plan con
 (its handler's action → action_validation; a confirmation → the user) or, when none fires,
 the graph goes where it was going.
 
-Completion is decided in one place, ``goal_check``, from the task's goal contract.
+A hierarchical plan's sub-task that the page never shows done ends the task from
+``goal_check`` straight to ``finalize`` (agent/subtasks.py). ``action_generation`` may answer
+with a request for the page instead of an action — a screenshot (``needsScreenshot``) or the
+full DOM (``needsFullDom``, agent/vision) — before any model call.
+
+Completion is decided in one place, ``goal_check``, from the task's goal contract (and, for
+a hierarchical plan, every sub-task's condition).
 """
 
 from __future__ import annotations
