@@ -116,6 +116,11 @@ def build_recipe(
                 value = {"var": variable}
             elif looks_secret(item.action.value) or item.action.value in secret_values:
                 return _refused("a secret value the goal does not give")  # never stored, so no recipe
+            elif item.action.name != "press":
+                # Typed or chosen, yet not in the goal: read off the page (the word to copy, the
+                # 3rd word of a text) or made up — another visit needs another value, so the
+                # flow cannot be replayed. Only a key (press "Enter") is the same every time.
+                return _refused("a value typed or chosen that the goal does not give")
             else:
                 value = {"text": item.action.value}
         target = templated(SemanticTarget.from_dict(item.target), bindings).to_dict() if item.target else None

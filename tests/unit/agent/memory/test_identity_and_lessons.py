@@ -229,3 +229,17 @@ def test_a_flow_that_used_none_of_a_goals_values_is_not_a_recipe() -> None:
     closing = build_recipe(tenant_id="t", domain="d", goal='Close it by clicking the "x"', actions=submit_only, secrets=[], at=NOW, values=["x"])
     assert closing is not None and closing.template == 'Close it by clicking the "x"' and closing.variables == []
     assert GoalTemplate.parse(closing.template).bind('Close it by clicking the "y"') is None
+
+
+def test_a_value_typed_that_the_goal_does_not_give_means_no_recipe() -> None:
+    """The word a task copied off the page is another word on the next visit: replaying it
+    would type the old one. Only a key pressed is the same every time."""
+    form = _form()
+    from agent.memory.fingerprint import page_fingerprint
+
+    fp = page_fingerprint(form)
+    copied = [Recorded(Action(name="setValue", target="1", value="Lorem"), fp, describe_target(form.element("1")).to_dict())]  # type: ignore[arg-type]
+    assert build_recipe(tenant_id="t", domain="d", goal="Copy the word from the paragraph into the field", actions=copied, secrets=[], at=NOW) is None
+    key = [Recorded(Action(name="press", target="1", value="Enter"), fp, describe_target(form.element("1")).to_dict())]  # type: ignore[arg-type]
+    recipe = build_recipe(tenant_id="t", domain="d", goal="Submit the search from the keyboard", actions=key, secrets=[], at=NOW)
+    assert recipe is not None and recipe.steps[0]["value"] == {"text": "Enter"}
