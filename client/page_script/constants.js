@@ -1,7 +1,7 @@
 // Fragment of the in-page script (what it looks for); client/snapshot.py joins the fragments, in
 // PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
 
-const VERSION = 6;
+const VERSION = 7;
 if (window.__stepwise && window.__stepwise.version === VERSION) return;
 
 const ATTR = 'data-llm-id';
