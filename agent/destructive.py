@@ -83,11 +83,19 @@ def destructive_phrase(element: PageElement) -> str | None:
     if element.role in _STATE_ROLES:
         return None
     for label in _labels(element):
-        seen = _words(label)
-        for phrase_words, phrase in _PHRASES:
-            n = len(phrase_words)
-            if any(seen[i : i + n] == phrase_words for i in range(len(seen) - n + 1)):
-                return phrase
+        if (phrase := phrase_in(label)) is not None:
+            return phrase
+    return None
+
+
+def phrase_in(text: str) -> str | None:
+    """The destructive phrase (whole words, longest first) a text carries, or ``None``: a
+    control's label, or the words of a native ``confirm()`` ("Delete order 42? …")."""
+    seen = _words(text)
+    for phrase_words, phrase in _PHRASES:
+        n = len(phrase_words)
+        if any(seen[i : i + n] == phrase_words for i in range(len(seen) - n + 1)):
+            return phrase
     return None
 
 

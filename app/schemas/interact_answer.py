@@ -24,14 +24,20 @@ class ActionDetailsOut(ApiModel):
         default=None, description="Text to type, option to select, key, URL, direction, search query, or the reason of fail()"
     )
     seconds: float | None = Field(default=None, ge=0, description="How long wait() waits, in seconds (wait only)")
+    dialog: Literal["accept"] | None = Field(
+        default=None,
+        description="`accept`: a native confirm() this action raises is to be ACCEPTED (OK), for this action only — "
+        "sent after the user confirmed it, or once for a harmless confirm of an action the goal asks for. "
+        "Absent: answer native dialogs the safe way (dismiss confirm/prompt/beforeunload, accept alert)",
+    )
 
     @classmethod
-    def of(cls, action: str) -> ActionDetailsOut | None:
+    def of(cls, action: str, dialog: Literal["accept"] | None = None) -> ActionDetailsOut | None:
         try:
             parsed = parse_action(action)
         except ActionSyntaxError:
             return None
-        return cls(name=parsed.name, target=parsed.target, value=parsed.value, seconds=parsed.seconds)
+        return cls(name=parsed.name, target=parsed.target, value=parsed.value, seconds=parsed.seconds, dialog=dialog)
 
 
 class ExpectOut(ApiModel):
