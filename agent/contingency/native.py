@@ -36,6 +36,13 @@ from verification import ActionSyntaxError, Contract, parse_action
 from verification.contract import words
 
 DECLINED_KINDS: Final = frozenset({"confirm", "prompt", "beforeunload"})  # a dismissal of these cancels what the action did
+# Every word of a goal that asks for a destructive action, with all it may ask for: a native
+# confirm that says one ("Cancel your subscription?", "Submit the payment?") is never taken
+# for harmless, even when no whole phrase of the lexicon is in it.
+_RISKY: Final[dict[str, frozenset[str]]] = {}
+for _asks in DESTRUCTIVE.values():
+    for _word in _asks:
+        _RISKY[_word] = _RISKY.get(_word, frozenset()) | _asks
 QUOTE_CHARS: Final = 200  # of the dialog's text, quoted to the user
 
 Decision = Literal["ask_user", "accept_once", "declined"]
@@ -105,6 +112,20 @@ def _control_label(last: TaskAction, action: str) -> str:
     return ""
 
 
+def _destructive(message: str, label: str) -> tuple[str | None, frozenset[str]]:
+    """What destructive thing the dialog (or the control that raised it) offers, and the goal
+    words that would ask for it: a phrase of the lexicon in the message (any inflection) or
+    on the control, else any word a goal uses to ask for one ("cancel", "submit")."""
+    phrase = phrase_in(message, inflected=True) or phrase_in(label)
+    if phrase is not None:
+        return phrase, DESTRUCTIVE[phrase]
+    for word in words(message):
+        for form in (word, word.removesuffix("s"), word.removesuffix("ed"), word.removesuffix("ing"), word.removesuffix("d")):
+            if form in _RISKY:
+                return form, _RISKY[form]
+    return None, frozenset()
+
+
 def _asked_action(last: TaskAction, action: str, label: str, goal: str) -> bool:
     """Does the goal ask for the action that raised the dialog? Its contract clause hits (the
     policy aimed it at a clause of the goal), or the goal naming its control word for word."""
@@ -131,8 +152,8 @@ def decide(
     destructive lexicon, the goal's words, the contingency log)."""
     action = dialog.action or last.action
     label = _control_label(last, action)
-    phrase = phrase_in(dialog.message) or phrase_in(label)
-    asked = phrase is not None and bool(DESTRUCTIVE[phrase] & asked_words(goal, contract))
+    phrase, asks = _destructive(dialog.message, label)
+    asked = bool(asks & asked_words(goal, contract))
 
     def spent(handler: str) -> Contingency | None | Literal[False]:
         for contingency in applicable("native_confirm", plan_contingencies):
