@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -8,7 +9,7 @@ from langgraph.runtime import Runtime
 
 from agent.adapters import verdict_model
 from agent.calls import call_context
-from agent.chaining import choose_recovery, read_report, stored_chain, verify_chain
+from agent.chaining import ChainLink, ChainVerdict, choose_recovery, read_report, stored_chain, verify_chain
 from agent.contingency.native import declined_dialog
 from agent.inputs import NativeDialog
 from agent.policy import form_opened
@@ -17,7 +18,7 @@ from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
 from observability import record_chain_recovery, record_chain_result, record_correction, record_verification
 from planning import Plan
-from verification import BeforeState, ErrorCategory, ExpectedOutcome, PageState, StepHint, VerificationResult, verify_action_with_observations
+from verification import BeforeState, ErrorCategory, format_action, ExpectedOutcome, PageState, StepHint, VerificationResult, verify_action_with_observations
 
 log = structlog.get_logger(__name__)
 
@@ -55,6 +56,7 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
             last, links, report, state["page"], goal=task.query, client=state["input"].client_observations,
             model=model, step_hint=hint, context=context,
         )  # fmt: skip
+        verdict = _dismissed_link_undone(verdict, dismissed, links)
         result = verdict.result
         recovery = choose_recovery(report, links, verdict.checks, state["page"])
         record_chain_result(verdict.checks, recovery.strategy if recovery else None)
@@ -178,6 +180,16 @@ def _dialog_declined(result: VerificationResult, dialog: NativeDialog | None) ->
     if not result.success:
         return result.model_copy(update={"reason": f"{result.reason}. {why}", "semantic_summary": f"{result.reason}. {why}"[:300]})
     return _failed(result, why, "no_change")
+
+
+def _dismissed_link_undone(verdict: ChainVerdict, dialog: NativeDialog | None, links: list[ChainLink]) -> ChainVerdict:
+    """The chain action whose native confirm was dismissed did nothing: the contract's event
+    checks never read it as done (the one that raised it, or the last one run)."""
+    if dialog is None or not verdict.previous:
+        return verdict
+    raised = dialog.action or links[-1].text
+    previous = [dataclasses.replace(p, success=False, effect=False) if format_action(p.action) == raised else p for p in verdict.previous]
+    return dataclasses.replace(verdict, previous=previous)
 
 
 def _only_focus(result: VerificationResult) -> bool:

@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 
 from tests.integration.api.conftest import Api, ApiFactory
+from tests.integration.api.test_chaining import DONE_PAGE, VALUES, ran, v3_form
+from tests.integration.api.test_chaining import GOAL as FORM_GOAL
+from tests.integration.api.test_chaining import URL as FORM_URL
 from tests.integration.api.test_goal_contract import _liar, one_truth
 
 URL = "https://shop.example/orders"
@@ -199,3 +202,16 @@ async def test_a_resent_request_gets_the_accept_instruction_back(api: Api) -> No
     replayed = one_truth((await api.interact(body)).json())
     assert resent["actionDetails"]["dialog"] == "accept" and replayed["actionDetails"]["dialog"] == "accept"
     assert replayed.get("replayed") is True or replayed["stepIndex"] == resent["stepIndex"]
+
+
+async def test_a_chains_commit_whose_harmless_confirm_was_dismissed_is_resent_alone_accepting_it(api: Api) -> None:
+    first = one_truth((await api.interact({"url": FORM_URL, "query": FORM_GOAL, "interactiveTree": v3_form()})).json())
+    assert first["actions"][-1]["action"] == 'click("9")' and first["actions"][-1]["commit"] is True
+    filled = {"url": FORM_URL, "interactiveTree": v3_form(VALUES)}
+    after = one_truth((await api.interact(filled | ran(first, **dialog("Save this patient record?", 'click("9")')))).json())
+    assert after["status"] == "active" and after["action"] == 'click("9")' and not after.get("actions"), after
+    assert after["actionDetails"]["dialog"] == "accept" and after["contingency"]["handler"] == "accept_dialog"
+    ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
+    done = one_truth((await api.interact(DONE_PAGE | ids | {"lastActionStatus": "success", "stepIndex": after["stepIndex"]}
+                                         | dialog("Save this patient record?", 'click("9")', answered="accepted"))).json())  # fmt: skip
+    assert done["status"] == "completed", (done["thought"], done["contract"])
