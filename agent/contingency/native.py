@@ -77,7 +77,8 @@ class NativeConfirm:
         assert self.contingency is not None
         return {
             "step": step_index, "when": "after_failure", "id": self.contingency.id, "trigger": "native_confirm",
-            "handler": self.contingency.handler, "source": self.contingency.source, "action": self.action,
+            "handler": self.contingency.handler, "source": self.contingency.source,
+            "action": self.action if self.decision == "accept_once" else None,
             "control": self.label, "resends": self.decision == "accept_once",
         }  # fmt: skip
 
