@@ -105,6 +105,8 @@ async def test_a_destructive_native_confirm_the_goal_asks_for_goes_to_the_user_t
     assert done["status"] == "completed", (done["thought"], done["contract"], done["verification"])
     detail = (await api.client.get(f"/api/tasks/{ids['taskId']}", headers=api.headers())).json()
     assert [c["trigger"] for c in detail["contingencies"]] == ["native_confirm"]
+    metrics = (await api.client.get("/metrics")).text
+    assert 'handler="ask_user",trigger="native_confirm"' in metrics, [line for line in metrics.splitlines() if "contingenc" in line]
 
 
 @pytest.mark.parametrize("liar", [False, True], ids=["no-model", "lying-model"])
