@@ -107,7 +107,8 @@ def _native(native: NativeConfirm, state: InteractState, book: ContingencyLog) -
             "confirmation, or confirm: false to stop."
         )
         held = Held(action=native.action, label=native.label or native.action, phrase=native.phrase, element_id=_target(native.action) or "")
-        pending = held.pending(thought=message, decided_by="policy", plan_step=_last_step(state), completes_step=completes)
+        again = f"Send {native.action} again, accepting the page's confirmation ({native.quoted}, the page's words)"
+        pending = held.pending(thought=again, decided_by="policy", plan_step=_last_step(state), completes_step=completes)
         pending["question"]["message"] = message
         pending["question"]["confirm"]["dialog"] = {"kind": native.dialog.kind, "message": native.dialog.message}
         pending["dialog"] = "accept"
