@@ -175,7 +175,8 @@ def decide(
         chosen = spent("ask_user")
         if not chosen:
             return declined("the user was asked about such confirmations as often as this task allows")
-        return NativeConfirm(dialog, "ask_user", action, label, phrase, "it would do the destructive thing the goal asks for: the user decides", chosen)
+        why = "it would do the destructive thing the goal asks for: the user decides"
+        return NativeConfirm(dialog, "ask_user", action, label, phrase, why, chosen)
     if not _asked_action(last, action, label, goal):
         return declined("the action that raised it is not one the goal asks for")
     if any(f.get("trigger") == "native_confirm" and f.get("action") == action and f.get("resends") for f in fired):
@@ -183,4 +184,5 @@ def decide(
     chosen = spent("accept_dialog")
     if not chosen:
         return declined("harmless confirmations were accepted as often as this task allows")
-    return NativeConfirm(dialog, "accept_once", action, label, None, "a harmless confirmation of the goal's own action: sent again, accepting it once", chosen)
+    why = "a harmless confirmation of the goal's own action: sent again, accepting it once"
+    return NativeConfirm(dialog, "accept_once", action, label, None, why, chosen)

@@ -18,7 +18,8 @@ from agent.progress import TaskProgress
 from agent.state import GraphContext, InteractState
 from observability import record_chain_recovery, record_chain_result, record_correction, record_verification
 from planning import Plan
-from verification import BeforeState, ErrorCategory, format_action, ExpectedOutcome, PageState, StepHint, VerificationResult, verify_action_with_observations
+from verification import BeforeState, ErrorCategory, ExpectedOutcome, PageState, StepHint, VerificationResult, verify_action_with_observations
+from verification import format_action
 
 log = structlog.get_logger(__name__)
 

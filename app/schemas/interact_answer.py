@@ -224,7 +224,9 @@ class ContingencyOut(ApiModel):
         description="cookie_banner, modal, overlay, interstitial, session_expired, element_missing, confirm_destructive "
         "or native_confirm (a native window.confirm() the client reported dismissed)"
     )
-    handler: str = Field(description="dismiss, reject_cookies, escape, wait, ask_user or accept_dialog (native_confirm: the action re-sent accepting it)")
+    handler: str = Field(
+        description="dismiss, reject_cookies, escape, wait, ask_user or accept_dialog (native_confirm: the action re-sent accepting it)"
+    )
     source: str = Field(description="builtin or model (the model planner added it to its plan)")
     when: str = Field(description="first_page, before_action (an overlay came up after a verified step) or after_failure")
     action: str | None = Field(default=None, description="The handler's action (this answer's `action`); null when it asks the user")
