@@ -764,6 +764,7 @@
   // src/background/loop.ts
   var driving = /* @__PURE__ */ new Set();
   var CAPTURE_ATTEMPTS = 3;
+  var KEEP_ALIVE_MS = 2e4;
   var controlKey = (tabId) => `control_${tabId}`;
   async function control(tabId) {
     const key = controlKey(tabId);
@@ -772,6 +773,9 @@
   async function drive(tabId, resumed = false) {
     if (driving.has(tabId)) return;
     driving.add(tabId);
+    const keepAlive = setInterval(() => {
+      void chrome.runtime.getPlatformInfo();
+    }, KEEP_ALIVE_MS);
     try {
       for (let first = true; ; first = false) {
         const state = await loadTask(tabId);
@@ -791,6 +795,7 @@
         await advance(state);
       }
     } finally {
+      clearInterval(keepAlive);
       driving.delete(tabId);
     }
   }
