@@ -6,6 +6,7 @@ model key). Each integration switches on when its settings are present.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Annotated, Literal
 
@@ -87,6 +88,10 @@ class Settings(BaseSettings):
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Origins allowed to call the API from a browser, comma-separated: chrome-extension://<extension id>",
+    )
+    extension_ids: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Chrome extension ids allowed to call the API (comma-separated); each adds chrome-extension://<id> to the CORS origins",
     )
     max_body_bytes: int = Field(default=4_000_000, ge=1024, description="Largest request body accepted")
     max_dom_chars: int = Field(default=2_000_000, ge=1000, description="Largest `dom` string accepted")
@@ -178,6 +183,23 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [origin.strip().rstrip("/") for origin in value.split(",") if origin.strip()]
         return value
+
+    @field_validator("extension_ids", mode="before")
+    @classmethod
+    def _extension_ids(cls, value: object) -> object:
+        """Comma-separated text or a list; each id is Chrome's 32 letters a-p (a typo is refused at start)."""
+        ids = [item.strip() for item in value.split(",") if item.strip()] if isinstance(value, str) else value
+        if isinstance(ids, list):
+            for item in ids:
+                if not isinstance(item, str) or not re.fullmatch(r"[a-p]{32}", item):
+                    raise ValueError(f"not a Chrome extension id (32 letters a-p): {item!r}")
+        return ids
+
+    @property
+    def allowed_origins(self) -> list[str]:
+        """The CORS origins: ``cors_origins`` and the configured extensions' own origins."""
+        extensions = [f"chrome-extension://{extension_id}" for extension_id in self.extension_ids]
+        return list(dict.fromkeys([*self.cors_origins, *extensions]))
 
     @field_validator("knowledge_allow_private_hosts", "knowledge_learn_tenants", mode="before")
     @classmethod
