@@ -203,7 +203,7 @@ class InteractRequest(ApiModel):
     page_text: str | None = Field(
         default=None,
         max_length=20_000,
-        validation_alias=AliasChoices("page_text", "pageText"),
+        validation_alias=AliasChoices("pageText", "page_text"),
         description=(
             "The page's visible text, one block (paragraph, heading, list item, table row) per line, table "
             "cells separated by ' · ' — lets Stepwise read values a goal points at ('the 3rd word of the "
@@ -232,7 +232,7 @@ class InteractRequest(ApiModel):
     )
     tree_truncated: bool | None = Field(
         default=None,
-        validation_alias=AliasChoices("tree_truncated", "treeTruncated"),
+        validation_alias=AliasChoices("treeTruncated", "tree_truncated"),
         description="The client cut `interactiveTree` (its node cap, or viewport pruning): elements of the page are "
         "missing from it, so the server may ask for the full DOM (`needsFullDom`) when a step's target is not in it",
     )

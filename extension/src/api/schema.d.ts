@@ -1286,15 +1286,15 @@ export interface components {
              */
             lastExecutedActionIndex?: number | null;
             /**
+             * Pagetext
+             * @description The page's visible text, one block (paragraph, heading, list item, table row) per line, table cells separated by ' · ' — lets Stepwise read values a goal points at ('the 3rd word of the paragraph', a calendar's month) on a V3 page. Untrusted page content.
+             */
+            pageText?: string | null;
+            /**
              * Pagetitle
              * @description document.title
              */
             pageTitle?: string | null;
-            /**
-             * Page Text
-             * @description The page's visible text, one block (paragraph, heading, list item, table row) per line, table cells separated by ' · ' — lets Stepwise read values a goal points at ('the 3rd word of the paragraph', a calendar's month) on a V3 page. Untrusted page content.
-             */
-            page_text?: string | null;
             /**
              * Previousurl
              * @description The tab's URL before the previous action
@@ -1358,10 +1358,10 @@ export interface components {
              */
             taskId?: string | null;
             /**
-             * Tree Truncated
+             * Treetruncated
              * @description The client cut `interactiveTree` (its node cap, or viewport pruning): elements of the page are missing from it, so the server may ask for the full DOM (`needsFullDom`) when a step's target is not in it
              */
-            tree_truncated?: boolean | null;
+            treeTruncated?: boolean | null;
             /**
              * Url
              * Format: uri
