@@ -173,7 +173,11 @@
       evidence: null,
       recoveries: 0,
       resumes: 0,
-      updatedAt: Date.now()
+      updatedAt: Date.now(),
+      hook: null,
+      dialogs: [],
+      question: null,
+      confirm: null
     };
   }
 
@@ -283,6 +287,113 @@
   }
   function actionOf(text, details) {
     return details && details.name ? details : parseAction(text);
+  }
+
+  // src/background/hook.ts
+  function installDialogHook(key, accept, chars, max) {
+    const w = globalThis;
+    if (Object.prototype.hasOwnProperty.call(w, key)) return false;
+    const store = {
+      records: [],
+      originals: { confirm: w.confirm, alert: w.alert, prompt: w.prompt },
+      wrappers: { confirm: void 0, alert: void 0, prompt: void 0 },
+      accept,
+      dropped: 0
+    };
+    const text = (message) => {
+      let raw = "";
+      try {
+        raw = message === void 0 ? "" : String(message);
+      } catch {
+        raw = "";
+      }
+      return raw.split(/\s+/).filter(Boolean).join(" ").slice(0, chars);
+    };
+    const record = (kind, message, answered) => {
+      if (store.records.length < max) store.records[store.records.length] = { kind, message: text(message), answered };
+      else store.dropped += 1;
+    };
+    const confirm = function confirm2(message) {
+      const yes = store.accept;
+      store.accept = false;
+      record("confirm", message, yes ? "accepted" : "dismissed");
+      return yes;
+    };
+    const alert = function alert2(message) {
+      record("alert", message, "accepted");
+    };
+    const prompt = function prompt2(message) {
+      record("prompt", message, "dismissed");
+      return null;
+    };
+    store.wrappers = { confirm, alert, prompt };
+    Object.defineProperty(w, key, { value: store, configurable: true, enumerable: false, writable: false });
+    w.confirm = confirm;
+    w.alert = alert;
+    w.prompt = prompt;
+    return true;
+  }
+  function takeDialogHook(key) {
+    const w = globalThis;
+    if (!Object.prototype.hasOwnProperty.call(w, key)) return null;
+    const store = w[key];
+    try {
+      delete w[key];
+    } catch {
+    }
+    if (!store || typeof store !== "object") return null;
+    for (const name of ["confirm", "alert", "prompt"]) {
+      if (store.wrappers && w[name] === store.wrappers[name]) w[name] = store.originals[name];
+    }
+    return { records: store.records, dropped: store.dropped };
+  }
+
+  // src/background/dialogs.ts
+  var MESSAGE_CHARS = 300;
+  var MAX_REPORTED = 10;
+  var KINDS = /* @__PURE__ */ new Set(["confirm", "alert", "prompt", "beforeunload"]);
+  var ANSWERED = /* @__PURE__ */ new Set(["dismissed", "accepted"]);
+  function acceptsDialog(details) {
+    return typeof details === "object" && details !== null && details.dialog === "accept";
+  }
+  function validate(raw, action, room = MAX_REPORTED) {
+    const records = typeof raw === "object" && raw !== null ? raw.records : null;
+    if (!Array.isArray(records)) return [];
+    const out = [];
+    for (const entry of records.slice(0, Math.max(0, room))) {
+      if (typeof entry !== "object" || entry === null) continue;
+      const { kind, message, answered } = entry;
+      if (typeof kind !== "string" || !KINDS.has(kind) || typeof answered !== "string" || !ANSWERED.has(answered)) continue;
+      const text = typeof message === "string" ? message.split(/\s+/).filter(Boolean).join(" ").slice(0, MESSAGE_CHARS) : "";
+      out.push({ kind, message: text, action, answered });
+    }
+    return out;
+  }
+  async function installHook(tabId, action, accept) {
+    const key = `__stepwise_dialogs_${crypto.randomUUID().replace(/-/g, "")}`;
+    for (const target of [{ tabId, allFrames: true }, { tabId, frameIds: [0] }]) {
+      try {
+        await chrome.scripting.executeScript({ target, world: "MAIN", func: installDialogHook, args: [key, accept, MESSAGE_CHARS, MAX_REPORTED] });
+        return { key, action };
+      } catch {
+      }
+    }
+    return null;
+  }
+  async function takeHook(tabId, hook, room = MAX_REPORTED) {
+    let results = [];
+    try {
+      results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: "MAIN", func: takeDialogHook, args: [hook.key] });
+    } catch {
+      try {
+        results = await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, world: "MAIN", func: takeDialogHook, args: [hook.key] });
+      } catch {
+        return [];
+      }
+    }
+    const out = [];
+    for (const frame of results) out.push(...validate(frame?.result, hook.action, room - out.length));
+    return out;
   }
 
   // src/background/frames.ts
@@ -611,6 +722,18 @@
     await sleep3(200);
     await ready(tabId);
   }
+  async function hookFor(state, action, details) {
+    await takeBack(state);
+    state.hook = await installHook(state.tabId, action, acceptsDialog(details));
+    await saveTask(state);
+  }
+  async function takeBack(state) {
+    const hook = state.hook;
+    if (!hook) return;
+    const seen = state.dialogs ?? [];
+    state.dialogs = [...seen, ...await takeHook(state.tabId, hook, MAX_REPORTED - seen.length)];
+    state.hook = null;
+  }
   async function executeOne(state, action) {
     const tabId = state.tabId;
     switch (action.name) {
@@ -721,6 +844,7 @@
         }
       }
       try {
+        await hookFor(state, item.action, item.actionDetails);
         await executeOne(state, action);
         if ((action.name === "setValue" || action.name === "select") && action.target) {
           const readings = await read(state, [action.target], null);
@@ -879,6 +1003,7 @@
     if (state.sessionId) out.sessionId = state.sessionId;
     if (taskId && state.report) Object.assign(out, state.report);
     if (taskId && !recovered && state.stepIndex !== null) out.stepIndex = state.stepIndex;
+    if (taskId && typeof state.confirm === "boolean") out.confirm = state.confirm;
     return out;
   }
   async function capturePhase(state) {
@@ -892,6 +1017,7 @@
     state.recovered = recovered;
     if (recovered && taskId) Object.assign(state, { taskId, timestamp: Date.now() });
     state.pending = { key: crypto.randomUUID(), body: body(state, snap, taskId, recovered) };
+    state.confirm = null;
     state.phase = "request";
     await saveTask(state);
   }
@@ -923,6 +1049,21 @@
     if (memory.skillsUsed?.length) parts.push(`skills: ${memory.skillsUsed.join(", ")}`);
     return parts.join(" · ");
   }
+  function question(answer) {
+    const asked = answer.needsUserInput ?? {};
+    const str = (value) => typeof value === "string" ? value : null;
+    const confirm = typeof asked.confirm === "object" && asked.confirm !== null ? asked.confirm : null;
+    const dialog = confirm && typeof confirm.dialog === "object" && confirm.dialog !== null ? confirm.dialog : null;
+    return {
+      message: str(asked.message) || answer.thought,
+      confirm: confirm && str(confirm.action) !== null ? {
+        action: str(confirm.action) ?? "",
+        element: str(confirm.element),
+        what: str(confirm.what),
+        dialog: dialog ? { kind: str(dialog.kind) ?? "", message: str(dialog.message) ?? "" } : null
+      } : null
+    };
+  }
   function finish(state, answer, step) {
     const name = actionName(answer.action);
     const terminal = name !== null && TERMINAL.has(name) && !(answer.actions ?? []).length;
@@ -931,6 +1072,7 @@
       state.status = answer.status === "completed" || answer.status === "needs_confirmation" ? answer.status : "failed";
     } else if (answer.status === "needs_user_input") {
       state.status = "needs_user_input";
+      state.question = question(answer);
     } else {
       return false;
     }
@@ -986,6 +1128,8 @@
       const outcome = await runChain(state, answer.actions ?? []);
       state.report = outcome.report;
       if (outcome.terminal) {
+        await takeBack(state);
+        state.dialogs = [];
         step.actionStatus = "terminal";
         state.status = outcome.terminal === "finish" && answer.status === "completed" ? "completed" : "failed";
         state.phase = "done";
@@ -993,6 +1137,7 @@
         return saveTask(state);
       }
     } else {
+      await hookFor(state, answer.action, answer.actionDetails);
       state.report = await runSingle(state, answer.action, answer.actionDetails);
     }
     state.actedAt = Date.now();
@@ -1017,6 +1162,13 @@
       report.previousUrl = state.armed.url;
       if (seen.events.length) report.recentEvents = seen.events;
     }
+    await takeBack(state);
+    if (state.dialogs?.length) {
+      report.clientObservations = { ...report.clientObservations ?? {}, nativeDialogs: state.dialogs };
+      const step = state.steps[state.steps.length - 1];
+      if (step) step.dialogs = state.dialogs;
+    }
+    state.dialogs = [];
     Object.assign(state, { report, armed: null, answer: null, phase: "capture" });
     await saveTask(state);
   }
@@ -1075,6 +1227,25 @@
           await saveTask(state);
         }
         return { ok: true };
+      }
+      case "confirm": {
+        const state = await loadTask(command.tabId);
+        if (!state || state.status !== "needs_user_input" || !state.taskId || !state.question?.confirm || typeof command.confirm !== "boolean") {
+          return { resumed: false, reason: "no confirm question is waiting in this tab" };
+        }
+        await setControl(command.tabId, {});
+        Object.assign(state, {
+          status: "running",
+          phase: "capture",
+          confirm: command.confirm,
+          question: null,
+          error: null,
+          errorCode: null,
+          evidence: null
+        });
+        await saveTask(state);
+        void drive(command.tabId);
+        return { resumed: true };
       }
       case "testSettings":
         return new StepwiseApi(await loadSettings()).check();

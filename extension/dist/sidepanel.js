@@ -37,6 +37,37 @@
     return list;
   }
   var clauseText = (clause) => `${clause.description} — ${clause.status}${clause.detail ? ` (${clause.detail})` : ""}`;
+  var quoted = (text) => el("q", { class: "page-text" }, text);
+  function dialogList(dialogs) {
+    const list = el("ul", { class: "dialogs", "aria-label": "Native dialogs" });
+    for (const dialog of dialogs) {
+      const item = el("li", { class: "dialog", "data-kind": dialog.kind, "data-answered": dialog.answered });
+      item.append(`The page's ${dialog.kind}: `, quoted(dialog.message), ` — ${dialog.answered}`);
+      list.append(item);
+    }
+    return list;
+  }
+  function questionBox(box, question, shown) {
+    if (shown !== "needs_user_input" || !question) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const parts = [el("p", { class: "question-text" }, question.message)];
+    const dialog = question.confirm?.dialog;
+    if (dialog) {
+      const words = el("p", { class: "question-dialog", "data-kind": dialog.kind });
+      words.append(`The page's ${dialog.kind} says: `, quoted(dialog.message));
+      parts.push(words);
+    }
+    if (question.confirm) {
+      const buttons = el("div", { class: "buttons" });
+      buttons.append(el("button", { id: "confirm-yes", type: "button" }, "Yes"), el("button", { id: "confirm-no", type: "button" }, "No"));
+      parts.push(buttons);
+    }
+    box.replaceChildren(...parts);
+    box.hidden = false;
+  }
   function stepItem(step) {
     const item = el("li", { class: "step", "data-step-index": String(step.index), "data-server-step": String(step.serverStepIndex) });
     const head = el("div", { class: "head" });
@@ -56,6 +87,7 @@
     }
     item.append(action);
     if (step.actionError) item.append(el("p", { class: "error" }, step.actionError));
+    if (step.dialogs?.length) item.append(dialogList(step.dialogs));
     const verdict = step.verdict;
     item.append(el("div", {
       class: "verdict",
@@ -86,6 +118,7 @@
     const shown = state?.status ?? "idle";
     status.dataset.status = shown;
     status.textContent = STATUS_TEXT[shown] ?? shown;
+    questionBox(document.getElementById("question"), state?.question, shown);
     const evidenceBox = document.getElementById("evidence");
     evidenceBox.replaceChildren(...state ? evidence(state) : []);
     const steps = document.getElementById("steps");
@@ -144,6 +177,12 @@
     if (tabId === null) return;
     const paused = document.getElementById("status").dataset.status === "paused";
     void send({ type: paused ? "resume" : "pause", tabId });
+  });
+  document.getElementById("question")?.addEventListener("click", (event) => {
+    const button = event.target?.closest("button");
+    if (!button || tabId === null || button.id !== "confirm-yes" && button.id !== "confirm-no") return;
+    for (const each of document.querySelectorAll("#question button")) each.disabled = true;
+    void send({ type: "confirm", tabId, confirm: button.id === "confirm-yes" });
   });
   document.getElementById("stop")?.addEventListener("click", () => {
     if (tabId !== null) void send({ type: "stop", tabId });

@@ -14,3 +14,4 @@ export type ActiveTask = Schemas['ActiveTaskOut'];
 export type TreeNode = Schemas['SemanticNodeV3'];
 export type ErrorResponse = Schemas['ErrorResponse'];
 export type FailureKind = NonNullable<ChainPartialState['failureKind']>;
+export type NativeDialog = Schemas['NativeDialogIn'];

@@ -5,7 +5,8 @@
 import type { ChainAction, ChainPartialState, FailureKind } from '../api/types';
 import { TERMINAL, actionOf, parseAction, type Action } from '../shared/actions';
 import type { ExecuteResult } from '../shared/messages';
-import type { Report, TaskState } from '../shared/state';
+import { type Report, type TaskState, saveTask } from '../shared/state';
+import { MAX_REPORTED, acceptsDialog, installHook, takeHook } from './dialogs';
 import { FrameGone, ask, frameOf, ready } from './frames';
 import { type Expect, type Reading, MISSING, checkReadback, checkRequired, checkTarget, samePage } from './guards';
 import { CHAIN_GAP, waitForStability } from './settle';
@@ -35,6 +36,23 @@ async function navigate(tabId: number, url: string): Promise<void> {
   await chrome.tabs.update(tabId, { url: parsed.href });
   await sleep(200);
   await ready(tabId);
+}
+
+/** Before an action: take back the hook of the one before it (its records kept for the report),
+ *  then install a new one for `action` (accepting its confirm once when told to), and persist it. */
+export async function hookFor(state: TaskState, action: string, details: unknown): Promise<void> {
+  await takeBack(state);
+  state.hook = await installHook(state.tabId, action, acceptsDialog(details));
+  await saveTask(state);
+}
+
+/** After an action and its settle: the hook's records into `state.dialogs`, the originals restored. */
+export async function takeBack(state: TaskState): Promise<void> {
+  const hook = state.hook;
+  if (!hook) return;
+  const seen = state.dialogs ?? [];
+  state.dialogs = [...seen, ...await takeHook(state.tabId, hook, MAX_REPORTED - seen.length)];
+  state.hook = null;
 }
 
 /** Run one action on the tab; throws ExecError with the reason. */
@@ -149,6 +167,7 @@ export async function runChain(state: TaskState, items: ChainAction[]): Promise<
       if (failure) { failed = { index: item.index, kind: failure.kind, message: `${item.action}: ${failure.message}` }; break; }
     }
     try {
+      await hookFor(state, item.action, item.actionDetails);
       await executeOne(state, action);
       if ((action.name === 'setValue' || action.name === 'select') && action.target) {
         const readings = await read(state, [action.target], null);

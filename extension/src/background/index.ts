@@ -68,6 +68,21 @@ async function handle(command: PanelCommand): Promise<unknown> {
       }
       return { ok: true };
     }
+    case 'confirm': {
+      // The user's Yes / No to the server's confirm question: the task goes on (same taskId),
+      // its next request carrying `confirm` (the server's held-confirmation protocol).
+      const state = await loadTask(command.tabId);
+      if (!state || state.status !== 'needs_user_input' || !state.taskId || !state.question?.confirm || typeof command.confirm !== 'boolean') {
+        return { resumed: false, reason: 'no confirm question is waiting in this tab' };
+      }
+      await setControl(command.tabId, {});
+      Object.assign(state, {
+        status: 'running', phase: 'capture', confirm: command.confirm, question: null, error: null, errorCode: null, evidence: null,
+      });
+      await saveTask(state);
+      void drive(command.tabId);
+      return { resumed: true };
+    }
     case 'testSettings':
       return new StepwiseApi(await loadSettings()).check();
   }

@@ -9,9 +9,9 @@ import { ApiError, StepwiseApi } from '../api/client';
 import type { InteractRequest, InteractResponse } from '../api/types';
 import { TERMINAL, type Action, parseAction } from '../shared/actions';
 import {
-  type StepView, type TaskState, TASK_EXPIRY_MS, loadSettings, loadTask, saveTask,
+  type Question, type StepView, type TaskState, TASK_EXPIRY_MS, loadSettings, loadTask, saveTask,
 } from '../shared/state';
-import { runChain, runSingle } from './execute';
+import { hookFor, runChain, runSingle, takeBack } from './execute';
 import { capture, type Snapshot } from './frames';
 import { arm, waitForStability, witness } from './settle';
 
@@ -132,6 +132,7 @@ function body(state: TaskState, snap: Snapshot, taskId: string | null, recovered
   if (state.sessionId) out.sessionId = state.sessionId;
   if (taskId && state.report) Object.assign(out, state.report);
   if (taskId && !recovered && state.stepIndex !== null) out.stepIndex = state.stepIndex;
+  if (taskId && typeof state.confirm === 'boolean') out.confirm = state.confirm; // the user's answer, once
   return out;
 }
 
@@ -146,6 +147,7 @@ async function capturePhase(state: TaskState): Promise<void> {
   state.recovered = recovered;
   if (recovered && taskId) Object.assign(state, { taskId, timestamp: Date.now() });
   state.pending = { key: crypto.randomUUID(), body: body(state, snap, taskId, recovered) };
+  state.confirm = null; // it travels in the pending body (re-sent with it after a restart)
   state.phase = 'request';
   await saveTask(state);
 }
@@ -182,6 +184,22 @@ function memoryText(memory: NonNullable<InteractResponse['memory']>): string {
   return parts.join(' · ');
 }
 
+/** The server's question, for the panel (a confirm question gets Yes / No). `needsUserInput` is
+ *  an open object in the schema: each field is read only when it has the expected type. */
+function question(answer: InteractResponse): Question {
+  const asked = (answer.needsUserInput ?? {}) as Record<string, unknown>;
+  const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+  const confirm = typeof asked.confirm === 'object' && asked.confirm !== null ? asked.confirm as Record<string, unknown> : null;
+  const dialog = confirm && typeof confirm.dialog === 'object' && confirm.dialog !== null ? confirm.dialog as Record<string, unknown> : null;
+  return {
+    message: str(asked.message) || answer.thought,
+    confirm: confirm && str(confirm.action) !== null ? {
+      action: str(confirm.action) ?? '', element: str(confirm.element), what: str(confirm.what),
+      dialog: dialog ? { kind: str(dialog.kind) ?? '', message: str(dialog.message) ?? '' } : null,
+    } : null,
+  };
+}
+
 /** The run ends on the task's status, never on an action's name alone: only the server's
  *  `completed` (its goal contract holds) is a completed run. */
 function finish(state: TaskState, answer: InteractResponse, step: StepView): boolean {
@@ -192,6 +210,7 @@ function finish(state: TaskState, answer: InteractResponse, step: StepView): boo
     state.status = answer.status === 'completed' || answer.status === 'needs_confirmation' ? answer.status : 'failed';
   } else if (answer.status === 'needs_user_input') {
     state.status = 'needs_user_input';
+    state.question = question(answer);
   } else {
     return false;
   }
@@ -243,6 +262,8 @@ async function executePhase(state: TaskState): Promise<void> {
     const outcome = await runChain(state, answer.actions ?? []);
     state.report = outcome.report;
     if (outcome.terminal) {
+      await takeBack(state); // the originals restored; nothing is reported after a final answer
+      state.dialogs = [];
       step.actionStatus = 'terminal';
       state.status = outcome.terminal === 'finish' && answer.status === 'completed' ? 'completed' : 'failed';
       state.phase = 'done';
@@ -250,6 +271,7 @@ async function executePhase(state: TaskState): Promise<void> {
       return saveTask(state);
     }
   } else {
+    await hookFor(state, answer.action, answer.actionDetails);
     state.report = await runSingle(state, answer.action, answer.actionDetails as Action | null | undefined);
   }
   state.actedAt = Date.now();
@@ -277,6 +299,13 @@ async function settlePhase(state: TaskState): Promise<void> {
     report.previousUrl = state.armed.url;
     if (seen.events.length) report.recentEvents = seen.events;
   }
+  await takeBack(state);
+  if (state.dialogs?.length) {
+    report.clientObservations = { ...(report.clientObservations ?? {}), nativeDialogs: state.dialogs };
+    const step = state.steps[state.steps.length - 1];
+    if (step) step.dialogs = state.dialogs;
+  }
+  state.dialogs = [];
   Object.assign(state, { report, armed: null, answer: null, phase: 'capture' });
   await saveTask(state);
 }

@@ -7,6 +7,7 @@ export type PanelCommand =
   | { type: 'pause'; tabId: number }
   | { type: 'resume'; tabId: number }
   | { type: 'stop'; tabId: number }
+  | { type: 'confirm'; tabId: number; confirm: boolean } // the user's answer to a needs_user_input confirm question
   | { type: 'ping' }
   | { type: 'testSettings' };
 

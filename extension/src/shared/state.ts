@@ -2,7 +2,7 @@
 // moment (MV3), so a running task lives here, per tab, under `task_<tabId>` — written before and
 // after each phase — and the panel renders from it. `settings` holds the server URL and API key;
 // storage.local is restricted to trusted contexts (the worker and extension pages) at worker start.
-import type { Contract, InteractRequest, InteractResponse } from '../api/types';
+import type { Contract, InteractRequest, InteractResponse, NativeDialog } from '../api/types';
 
 export const SETTINGS_KEY = 'settings';
 export const DEFAULT_SERVER = 'http://127.0.0.1:8000';
@@ -36,6 +36,13 @@ export interface StepView {
   memory?: string | null;
   actionStatus?: 'success' | 'failure' | 'pending' | 'terminal';
   actionError?: string | null;
+  dialogs?: NativeDialog[]; // native dialogs this step's action raised, and how they were answered
+}
+
+/** A question the server asked (`needs_user_input`): its words, and the held action when it is a yes/no confirmation. */
+export interface Question {
+  message: string;
+  confirm: { action: string; element?: string | null; what?: string | null; dialog?: { kind: string; message: string } | null } | null;
 }
 
 /** What the next request says about the last action (and where the page was before it). */
@@ -78,6 +85,10 @@ export interface TaskState {
   evidence: { thought: string; contract: Contract | null; failureCode: string | null } | null;
   recoveries: number;
   resumes: number; // how many times a (re)started worker picked the task up
+  hook?: { key: string; action: string } | null; // the main-world dialog hook of the action running now (background/dialogs.ts)
+  dialogs?: NativeDialog[]; // native dialogs taken back from hooks, reported with the next request
+  question?: Question | null; // the server's question while the status is needs_user_input
+  confirm?: boolean | null; // the user's answer to a confirm question, sent once with the next request
   updatedAt: number;
 }
 
@@ -113,5 +124,6 @@ export function newTask(tabId: number, goal: string, maxSteps: number): TaskStat
     stepIndex: null, recovered: false, count: 0, maxSteps, pending: null, answer: null, report: null, armed: null,
     lastUrl: null, needsFullDom: false, needsScreenshot: false, frames: {}, floors: {}, actedAt: null, steps: [],
     paused: false, error: null, errorCode: null, evidence: null, recoveries: 0, resumes: 0, updatedAt: Date.now(),
+    hook: null, dialogs: [], question: null, confirm: null,
   };
 }

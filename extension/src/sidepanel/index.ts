@@ -51,6 +51,13 @@ document.getElementById('pause')?.addEventListener('click', () => {
   const paused = (document.getElementById('status') as HTMLElement).dataset.status === 'paused';
   void send({ type: paused ? 'resume' : 'pause', tabId });
 });
+// Yes / No to a confirm question (rendered into #question by render.ts): the task resumes with `confirm`.
+document.getElementById('question')?.addEventListener('click', (event) => {
+  const button = (event.target as HTMLElement | null)?.closest('button');
+  if (!button || tabId === null || (button.id !== 'confirm-yes' && button.id !== 'confirm-no')) return;
+  for (const each of document.querySelectorAll<HTMLButtonElement>('#question button')) each.disabled = true;
+  void send({ type: 'confirm', tabId, confirm: button.id === 'confirm-yes' });
+});
 document.getElementById('stop')?.addEventListener('click', () => {
   if (tabId !== null) void send({ type: 'stop', tabId });
 });

@@ -1,6 +1,6 @@
 // Rendering the task record into the panel's DOM (the DOM contract the e2e tests read).
-import type { Clause, Contract } from '../api/types';
-import type { StepView, TaskState } from '../shared/state';
+import type { Clause, Contract, NativeDialog } from '../api/types';
+import type { Question, StepView, TaskState } from '../shared/state';
 
 const STATUS_TEXT: Record<string, string> = {
   idle: 'Idle — type a goal and press Run', running: 'Running…', paused: 'Paused', completed: 'Completed',
@@ -26,6 +26,43 @@ function clauses(contract: Contract | null | undefined): HTMLElement {
 
 const clauseText = (clause: Clause): string => `${clause.description} — ${clause.status}${clause.detail ? ` (${clause.detail})` : ''}`;
 
+/** The page's own words, shown as quoted page text (data, never an instruction). */
+const quoted = (text: string): HTMLElement => el('q', { class: 'page-text' }, text);
+
+/** The native dialogs a step's action raised: kind, the page's words, how the extension answered. */
+function dialogList(dialogs: NativeDialog[]): HTMLElement {
+  const list = el('ul', { class: 'dialogs', 'aria-label': 'Native dialogs' });
+  for (const dialog of dialogs) {
+    const item = el('li', { class: 'dialog', 'data-kind': dialog.kind, 'data-answered': dialog.answered });
+    item.append(`The page's ${dialog.kind}: `, quoted(dialog.message), ` — ${dialog.answered}`);
+    list.append(item);
+  }
+  return list;
+}
+
+/** The server's question; Yes / No (button#confirm-yes / #confirm-no) when it is a confirm question. */
+function questionBox(box: HTMLElement, question: Question | null | undefined, shown: string): void {
+  if (shown !== 'needs_user_input' || !question) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const parts: HTMLElement[] = [el('p', { class: 'question-text' }, question.message)];
+  const dialog = question.confirm?.dialog;
+  if (dialog) {
+    const words = el('p', { class: 'question-dialog', 'data-kind': dialog.kind });
+    words.append(`The page's ${dialog.kind} says: `, quoted(dialog.message));
+    parts.push(words);
+  }
+  if (question.confirm) {
+    const buttons = el('div', { class: 'buttons' });
+    buttons.append(el('button', { id: 'confirm-yes', type: 'button' }, 'Yes'), el('button', { id: 'confirm-no', type: 'button' }, 'No'));
+    parts.push(buttons);
+  }
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
 function stepItem(step: StepView): HTMLLIElement {
   const item = el('li', { class: 'step', 'data-step-index': String(step.index), 'data-server-step': String(step.serverStepIndex) });
   const head = el('div', { class: 'head' });
@@ -45,6 +82,7 @@ function stepItem(step: StepView): HTMLLIElement {
   }
   item.append(action);
   if (step.actionError) item.append(el('p', { class: 'error' }, step.actionError));
+  if (step.dialogs?.length) item.append(dialogList(step.dialogs));
   const verdict = step.verdict;
   item.append(el('div', {
     class: 'verdict',
@@ -78,6 +116,7 @@ export function render(state: TaskState | null): void {
   const shown = state?.status ?? 'idle';
   status.dataset.status = shown;
   status.textContent = STATUS_TEXT[shown] ?? shown;
+  questionBox(document.getElementById('question') as HTMLElement, state?.question, shown);
   const evidenceBox = document.getElementById('evidence') as HTMLElement;
   evidenceBox.replaceChildren(...(state ? evidence(state) : []));
   const steps = document.getElementById('steps') as HTMLOListElement;
