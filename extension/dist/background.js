@@ -907,6 +907,8 @@
         if (first && resumed) state.resumes += 1;
         const asked = await control(tabId);
         if (asked.stop) {
+          await takeBack(state);
+          state.dialogs = [];
           Object.assign(state, { status: "stopped", phase: "done", error: "stopped from the panel" });
           await saveTask(state);
           return;

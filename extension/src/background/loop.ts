@@ -42,6 +42,8 @@ export async function drive(tabId: number, resumed = false): Promise<void> {
       if (first && resumed) state.resumes += 1;
       const asked = await control(tabId);
       if (asked.stop) {
+        await takeBack(state); // a dialog hook left in the page by the last action: originals restored
+        state.dialogs = [];
         Object.assign(state, { status: 'stopped', phase: 'done', error: 'stopped from the panel' });
         await saveTask(state);
         return;
