@@ -177,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         add_ingest_arguments(ingest)
         add_crawl_arguments(crawl)
 
+    openapi = sub.add_parser("openapi", help="print the OpenAPI document as stable JSON (the extension's types come from it)")
+    openapi.add_argument("--out", help="write it to this file instead (e.g. extension/openapi.json)")
+
     bench = sub.add_parser("bench", help="benchmarks")
     bench_sub = bench.add_subparsers(dest="bench_command", required=True)
     bench_sub.add_parser("miniwob", help="MiniWoB++ task success (options: see --help)", add_help=False)
@@ -186,6 +189,13 @@ def main(argv: list[str] | None = None) -> int:
 
         return miniwob_main(argv[2:])
     args = parser.parse_args(argv)
+    if args.command == "openapi":
+        from app.openapi_export import write_openapi
+
+        text = write_openapi(Path(args.out) if args.out else None)
+        if not args.out:
+            sys.stdout.write(text)
+        return 0
     from app.settings import get_settings
 
     settings = get_settings()

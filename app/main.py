@@ -189,10 +189,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         # an upload: the file and its multipart envelope
         path_limits={"/api/knowledge/ingest": settings.knowledge_max_upload_bytes + 64 * 1024},
     )
-    if settings.cors_origins:  # the extension's own origin(s): chrome-extension://<id>
+    if settings.allowed_origins:  # the extension's own origin(s): chrome-extension://<id>
         app.add_middleware(
             CORSMiddleware,
-            allow_origins=settings.cors_origins,
+            allow_origins=settings.allowed_origins,
             allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "X-Request-ID", "Idempotency-Key"],
             expose_headers=["Retry-After", "X-Request-ID", "Idempotent-Replayed"],

@@ -88,6 +88,10 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Origins allowed to call the API from a browser, comma-separated: chrome-extension://<extension id>",
     )
+    extension_ids: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Chrome extension ids allowed to call the API (comma-separated); each adds chrome-extension://<id> to the CORS origins",
+    )
     max_body_bytes: int = Field(default=4_000_000, ge=1024, description="Largest request body accepted")
     max_dom_chars: int = Field(default=2_000_000, ge=1000, description="Largest `dom` string accepted")
     max_tree_nodes: int = Field(default=3_000, ge=1, description="Most `interactiveTree` nodes accepted")
@@ -178,6 +182,19 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [origin.strip().rstrip("/") for origin in value.split(",") if origin.strip()]
         return value
+
+    @field_validator("extension_ids", mode="before")
+    @classmethod
+    def _extension_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    @property
+    def allowed_origins(self) -> list[str]:
+        """The CORS origins: ``cors_origins`` and the configured extensions' own origins."""
+        extensions = [f"chrome-extension://{extension_id}" for extension_id in self.extension_ids]
+        return list(dict.fromkeys([*self.cors_origins, *extensions]))
 
     @field_validator("knowledge_allow_private_hosts", "knowledge_learn_tenants", mode="before")
     @classmethod

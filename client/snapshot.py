@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import importlib.resources
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -24,16 +24,18 @@ from playwright.async_api import Frame, Locator, Page
 
 from client.errors import ActionError
 
-# The in-page script's fragments (client/page_script/README.md), joined into one function.
-PAGE_SCRIPT_PARTS: Final[tuple[str, ...]] = (
-    "constants.js", "witness.js", "describe.js", "containers.js", "extract.js", "guard.js", "install.js"
-)
+# The in-page script: one implementation for this client and the extension. Its source is the
+# fragments in client/page_script/ (their order: parts.json); the extension build joins them into
+# extension/dist/page_script.js, and this client loads that built file (`make extension` rebuilds it;
+# tests/unit/test_page_script_build.py fails when it is stale).
+PAGE_SCRIPT_FILE: Final[Path] = Path(__file__).resolve().parent.parent / "extension" / "dist" / "page_script.js"
 
 
 def _page_script() -> str:
-    folder = importlib.resources.files("client").joinpath("page_script")
-    body = "\n".join(folder.joinpath(name).read_text(encoding="utf-8") for name in PAGE_SCRIPT_PARTS)
-    return f"(() => {{\n{body}}})();\n"
+    try:
+        return PAGE_SCRIPT_FILE.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise RuntimeError(f"the built page script {PAGE_SCRIPT_FILE} is missing: run `make extension`") from exc
 
 
 PAGE_SCRIPT: Final[str] = _page_script()

@@ -47,7 +47,8 @@ _UPLOAD_BODY: dict[str, Any] = {
                     "required": ["file"],
                 }
             },
-            "application/json": {"schema": {"$ref": "#/components/schemas/IngestTextIn"}},
+            # Inline: FastAPI lists no component for a model only this extra names (a $ref to it would dangle).
+            "application/json": {"schema": IngestTextIn.model_json_schema(by_alias=True)},
         },
     }
 }

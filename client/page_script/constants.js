@@ -1,5 +1,5 @@
-// Fragment of the in-page script (what it looks for); client/snapshot.py joins the fragments, in
-// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+// Fragment of the in-page script (what it looks for); the extension build joins the fragments, in
+// parts.json order, into one function scope: names are shared across files.
 
 const VERSION = 6;
 if (window.__stepwise && window.__stepwise.version === VERSION) return;

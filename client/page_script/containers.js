@@ -1,5 +1,5 @@
-// Fragment of the in-page script (the containers an element sits in); client/snapshot.py joins the fragments, in
-// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+// Fragment of the in-page script (the containers an element sits in); the extension build joins the fragments, in
+// parts.json order, into one function scope: names are shared across files.
 
 // ---- containers: the row, list item, card, dialog, section or form around an element ----
 // The V3 `ctx` key: nearest first, at most CONTAINER_MAX entries "<kind>: <text>". The rules are

@@ -1,5 +1,5 @@
-// Fragment of the in-page script (one element: visible, role, name, value, states); client/snapshot.py joins the fragments, in
-// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+// Fragment of the in-page script (one element: visible, role, name, value, states); the extension build joins the fragments, in
+// parts.json order, into one function scope: names are shared across files.
 
 // ---- visibility, roles, names, values, states ----
 const isVisible = (el) => {

@@ -1,5 +1,5 @@
-// Fragment of the in-page script (the tree and the page signals); client/snapshot.py joins the fragments, in
-// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+// Fragment of the in-page script (the tree and the page signals); the extension build joins the fragments, in
+// parts.json order, into one function scope: names are shared across files.
 
 // ---- occlusion: covered by a modal, or the centre point belongs to something else ----
 const openModal = () => {

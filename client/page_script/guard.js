@@ -1,5 +1,5 @@
-// Fragment of the in-page script (the chain guards' reading of elements); client/snapshot.py joins the fragments, in
-// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+// Fragment of the in-page script (the chain guards' reading of elements); the extension build joins the fragments, in
+// parts.json order, into one function scope: names are shared across files.
 
 // ---- what an element is now, for the guards of an action chain (docs/client.md "Chain guards") ----
 // The same readings as the V3 tree: role (roleOf, as its full ARIA name), name (nameOf = `n`),

@@ -1,5 +1,5 @@
-// Fragment of the in-page script (what an action did); client/snapshot.py joins the fragments, in
-// PAGE_SCRIPT_PARTS order, into one function scope: names are shared across files.
+// Fragment of the in-page script (what an action did); the extension build joins the fragments, in
+// parts.json order, into one function scope: names are shared across files.
 
 // ---- witness: always-on observers; arm() sets the baseline an action is compared to ----
 const state = {

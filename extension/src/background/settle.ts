@@ -1,0 +1,86 @@
+// After an action: the witness (what the action did) and the stability wait (the page settled
+// before it is captured): at least MIN_WAIT_MS, then the DOM quiet for DOM_QUIET_MS in every
+// captured frame and the document loaded, bounded by MAX_WAIT_MS (capture anyway then).
+import type { Armed, TaskState } from '../shared/state';
+import type { QuietResult, WitnessResult } from '../shared/messages';
+import { FrameGone, ask, inject, ready, snapshotFrames } from './frames';
+
+export const STABILITY = { minWaitMs: 300, domQuietMs: 500, maxWaitMs: 5000 } as const;
+export const CHAIN_GAP = { minWaitMs: 100, domQuietMs: 100, maxWaitMs: 2000 } as const;
+type Config = { minWaitMs: number; domQuietMs: number; maxWaitMs: number };
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Set the witness baseline just before an action. */
+export async function arm(tabId: number): Promise<Armed> {
+  const tab = await chrome.tabs.get(tabId);
+  let docId = '';
+  try {
+    await ready(tabId);
+    docId = await ask<string>(tabId, 0, { type: 'arm' });
+  } catch {
+    docId = '';
+  }
+  return { docId, url: tab.url ?? '', at: Date.now() };
+}
+
+export interface Witnessed {
+  didDomMutate: boolean;
+  didNetworkOccur: boolean;
+  didUrlChange: boolean;
+  navigated: boolean;
+  events: string[];
+}
+
+/** What the action did since `arm`: a new document (or none answering) means everything changed. */
+export async function witness(tabId: number, armed: Armed): Promise<Witnessed> {
+  const tab = await chrome.tabs.get(tabId);
+  const didUrlChange = (tab.url ?? '') !== armed.url;
+  let seen: WitnessResult | null = null;
+  try {
+    await ready(tabId);
+    seen = await ask<WitnessResult>(tabId, 0, { type: 'witness' });
+  } catch {
+    seen = null;
+  }
+  if (!seen || seen.docId !== armed.docId) {
+    return { didDomMutate: true, didNetworkOccur: true, didUrlChange, navigated: true, events: [] };
+  }
+  return { didDomMutate: seen.didDomMutate, didNetworkOccur: seen.didNetworkOccur, didUrlChange, navigated: false, events: seen.events };
+}
+
+async function quiet(tabId: number): Promise<number | null> {
+  const tab = await chrome.tabs.get(tabId);
+  if (tab.status !== 'complete') return null;
+  let least: number | null = null;
+  try {
+    for (const frame of await snapshotFrames(tabId)) {
+      const answer = await ask<QuietResult>(tabId, frame.frameId, { type: 'quiet' }, 1000);
+      if (frame.frameId === 0 && answer.readyState !== 'complete') return null;
+      least = least === null ? answer.quietMs : Math.min(least, answer.quietMs);
+    }
+  } catch (error) {
+    // a new document without the scripts (a reload, a navigation): inject them for the next poll
+    if (error instanceof FrameGone) await inject(tabId).catch(() => undefined);
+    return null;
+  }
+  return least;
+}
+
+/** Wait as the contract says; `stable` false when the bound was hit. */
+export async function waitForStability(state: TaskState, config: Config = STABILITY): Promise<{ stable: boolean; waitedMs: number }> {
+  const started = Date.now();
+  await sleep(config.minWaitMs);
+  while (Date.now() - started < config.maxWaitMs) {
+    let quietMs: number | null = null;
+    try {
+      const tab = await chrome.tabs.get(state.tabId);
+      if (tab.status === 'complete') quietMs = await quiet(state.tabId);
+    } catch {
+      quietMs = null;
+    }
+    if (quietMs !== null && quietMs >= config.domQuietMs) return { stable: true, waitedMs: Date.now() - started };
+    await sleep(100);
+  }
+  return { stable: false, waitedMs: Date.now() - started };
+}
