@@ -192,7 +192,7 @@ class PageProbe:
             args = {
                 "prefix": prefix,
                 "floor": self._floors.get(prefix, 0),
-                "frame": index,
+                "frame": _frame_number(prefix),
                 "offset": offset,
                 "pruneToViewport": options.prune_to_viewport,
                 "maxNodes": max(options.max_nodes - len(tree), 1),
@@ -303,11 +303,23 @@ class PageProbe:
         return locator.first
 
 
+def _frame_number(prefix: str) -> int:
+    """A node's ``f``: 0 in the main frame, else the number of its frame's id prefix ("f2-" → 2),
+    given once per frame — the same number whatever other (cross-origin) frames the page holds,
+    as the extension numbers them."""
+    return int(prefix[1:-1]) if prefix else 0
+
+
 async def _frame_box(frame: Frame) -> dict[str, float] | None:
+    """Where the frame's document starts in the top viewport: its element's box plus its border
+    (``clientLeft``/``clientTop``), as the extension's content script measures it."""
     try:
         handle = await _bounded(frame.frame_element())
         box: dict[str, float] | None = await _bounded(handle.bounding_box())
-        return box
+        if box is None:
+            return None
+        border = await _bounded(handle.evaluate("(e) => [e.clientLeft, e.clientTop]"))
+        return {**box, "x": box["x"] + border[0], "y": box["y"] + border[1]}
     except (PlaywrightError, TimeoutError):
         return None
 
