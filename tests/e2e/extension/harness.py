@@ -190,7 +190,7 @@ class PanelStep:
     index: str
     thought: str
     action: str
-    verdict_success: str | None  # data-success of .verdict ("true"/"false"), None when not verified yet
+    verdict_success: str | None  # data-success of .verdict ("true"/"false"); None when none is shown (yet)
     verdict_tier: str | None
 
 
@@ -201,8 +201,8 @@ async def panel_steps(panel: Page) -> list[PanelStep]:
             const verdict = li.querySelector('.verdict');
             const text = (sel) => (li.querySelector(sel)?.textContent || '').trim();
             return {index: li.dataset.stepIndex ?? '', thought: text('.thought'), action: text('.action'),
-                    success: verdict ? verdict.getAttribute('data-success') : null,
-                    tier: verdict ? verdict.getAttribute('data-tier') : null};
+                    success: verdict ? verdict.getAttribute('data-success') || null : null,
+                    tier: verdict ? verdict.getAttribute('data-tier') || null : null};
         })""",
     )
     return [PanelStep(r["index"], r["thought"], r["action"], r["success"], r["tier"]) for r in rows]
@@ -263,7 +263,11 @@ class Run:
         return await wait_status(self.panel, TERMINAL, timeout_s)
 
     async def status_text(self) -> str:
-        return (await self.panel.text_content("#status") or "").strip()
+        """What the panel says of the task's end: the status line and the evidence under it
+        (the final thought, the proven clauses, or the error with its code)."""
+        line = (await self.panel.text_content("#status") or "").strip()
+        evidence = (await self.panel.inner_text("#evidence")).strip()
+        return f"{line}\n{evidence}".strip()
 
 
 async def start(extension: LoadedExtension, url: str, goal: str, *, run: bool = True) -> Run:

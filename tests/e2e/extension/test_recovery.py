@@ -1,0 +1,86 @@
+"""The extension survives what MV3 and the user do to it mid-task: its service worker stopped
+(Chrome stops idle workers; a restart has fresh globals), the target tab reloaded, and the
+taskId lost from chrome.storage.local while the sessionId is kept (recovered through
+GET /api/session/{sessionId}/task/active). In each case the task completes with the SAME
+taskId — one task on the server — and no step applied twice (the clinic saved Jas once, the
+server's steps are each answered once)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from client.local_server import LocalServer
+from tests.e2e.extension.harness import LoadedExtension, Run, server_task, server_tasks, start, unverified_steps, wait_status, wait_steps
+
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
+
+GOAL = "Add a new patient named Jas"
+
+
+async def assert_one_task_completed(run: Run, server: LocalServer, task_id: str, demo: Any) -> dict[str, Any]:
+    final = await run.finish()
+    assert final == "completed", (final, await run.status_text())
+    assert await run.task_id() == task_id  # the same task, continued
+    tasks = server_tasks(server.url, server.api_key)
+    assert [t["taskId"] for t in tasks if t["query"] == GOAL and t["taskId"] == task_id] == [task_id]
+    record = server_task(server.url, server.api_key, task_id)
+    assert record["status"] == "completed"
+    assert unverified_steps(record) == [], [(s["action"], s["verification"]) for s in record["steps"]]
+    indexes = [s["stepIndex"] for s in record["steps"]]
+    assert indexes == list(range(len(indexes))), indexes  # each step answered once
+    assert demo.site.names().count("Jas") == 1  # applied once
+    return record
+
+
+async def test_a_service_worker_restart_mid_task(ext: LoadedExtension, extension_server: LocalServer, demo: Any) -> None:
+    before = {t["taskId"] for t in server_tasks(extension_server.url, extension_server.api_key)}
+    run = await start(ext, demo.url + "/", GOAL)
+    await wait_steps(run.panel, 1)
+    task_id = await run.wait_task_id()
+    first_worker_started = await ext.evaluate("() => performance.timeOrigin")
+    await ext.restart_worker()
+    await assert_one_task_completed(run, extension_server, task_id, demo)
+    assert await ext.evaluate("() => performance.timeOrigin") != first_worker_started  # it really was a new worker
+    record = await ext.task_record(run.tab_id)
+    assert record is not None and record["resumes"] >= 1, record
+    new = [t for t in server_tasks(extension_server.url, extension_server.api_key) if t["taskId"] not in before]
+    assert [t["taskId"] for t in new] == [task_id]
+
+
+async def test_a_page_reload_mid_task(ext: LoadedExtension, extension_server: LocalServer, demo: Any) -> None:
+    run = await start(ext, demo.url + "/", GOAL)
+    task_id = await run.wait_task_id()
+    deadline = time.monotonic() + 30
+    while run.page.url != demo.url + "/patients":  # between the first step (the menu link) and the next
+        assert time.monotonic() < deadline, run.page.url
+        await asyncio.sleep(0.02)
+    await run.page.reload(wait_until="load")
+    await assert_one_task_completed(run, extension_server, task_id, demo)
+
+
+async def test_a_lost_task_id_is_recovered_through_the_session(ext: LoadedExtension, extension_server: LocalServer, demo: Any) -> None:
+    run = await start(ext, demo.url + "/", GOAL)
+    await wait_steps(run.panel, 1)
+    task_id = await run.wait_task_id()
+    # Paused from the panel (the worker holds no task between phases), the taskId is wiped from
+    # chrome.storage.local — the sessionId kept — then the task is resumed from the panel.
+    await run.panel.click("#pause")
+    assert await wait_status(run.panel, {"paused"}) == "paused"
+    await run.panel.evaluate(
+        """async (key) => {
+            const got = (await chrome.storage.local.get(key))[key];
+            got.taskId = null;
+            got.timestamp = 0;
+            await chrome.storage.local.set({[key]: got});
+        }""",
+        f"task_{run.tab_id}",
+    )
+    assert await run.task_id() is None
+    await run.panel.click("#pause")  # resume
+    await assert_one_task_completed(run, extension_server, task_id, demo)
+    record = await ext.task_record(run.tab_id)
+    assert record is not None and record["recoveries"] >= 1, record
