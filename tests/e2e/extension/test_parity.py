@@ -1,8 +1,10 @@
-"""One page script, one V3 tree: the reference client (``client.snapshot.PageProbe``) and the
-extension's content script give EXACTLY the same ``interactiveTree`` (and title, viewport,
-scroll position, page text) for the same page — each in a fresh tab of the same Chromium
-profile and viewport, so the numbering starts the same. No normalisation: a difference is a
-bug. Pages: the demo clinic (home, list, form), the two fixture sites, a page with a
+"""One page script, one V3 tree: for the same page, the FIRST interact request the Python
+reference client builds (``client.run_task``) and the first the extension builds (its worker's
+capture of the tab, from Run in the side panel) are EXACTLY equal — the ``interactiveTree``,
+title, viewport, scroll position, page text, messages and goal — each in a fresh tab of the
+same Chromium profile and viewport, so the numbering starts the same. Both talk to a recorder
+(:mod:`tests.e2e.extension.recorder`) that ends the task at its first answer. No
+normalisation: a difference is a bug. Pages: the demo clinic (home, list, form), the two fixture sites, a page with a
 same-origin iframe and an open shadow root, one with a cross-origin frame before a
 same-origin one, and MiniWoB++ tasks (same seed in both tabs).
 
@@ -12,21 +14,27 @@ Python client installs (``client.snapshot.PAGE_SCRIPT``) and the fragments joine
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import Page
 
 from bench.miniwob.env import serve_html, start_episode
-from client.snapshot import PAGE_SCRIPT, PageProbe
+from client import run_task
+from client.snapshot import PAGE_SCRIPT
 from tests.e2e.extension.fixtures import Sites
-from tests.e2e.extension.harness import REPO, LoadedExtension, extension_snapshot
+from tests.e2e.extension.harness import REPO, LoadedExtension, launch_extension, run_goal, wait_status
+from tests.e2e.extension.recorder import Recorder, serve_recorder
 from tests.e2e.extension.support import DIST
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 Open = Callable[[Page], Awaitable[None]]
+GOAL = "Click the Save button"
+RECORDER = Recorder()
 
 
 async def test_the_built_page_script_is_the_clients() -> None:
@@ -47,32 +55,51 @@ def miniwob_url() -> Iterator[str]:
     stop()
 
 
-async def compare(ext: LoadedExtension, open_page: Open) -> dict[str, Any]:
-    """Open the page in two fresh tabs; the client's snapshot of one, the extension's of the
-    other; assert they are equal; returns the client's tree (for the caller's sanity checks)."""
+@pytest.fixture(scope="module")
+def recorder_url() -> Iterator[str]:
+    url, stop = serve_recorder(RECORDER)
+    yield url
+    stop()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def parity_ext(built_extension: Path, recorder_url: str) -> AsyncIterator[LoadedExtension]:
+    """One profile for the module, its server the recorder (every task ends at its first answer)."""
+    async with launch_extension(built_extension) as extension:
+        await extension.configure(recorder_url, "sk-recorded")
+        yield extension
+
+
+async def compare(ext: LoadedExtension, recorder_url: str, open_page: Open, tmp_path: Path) -> list[dict[str, Any]]:
+    """Open the page in two fresh tabs of the same profile; the first request the Python client
+    builds for one and the first the extension builds for the other must be equal, whole (the
+    V3 tree, title, viewport, scroll position, page text, messages, the goal); returns the tree."""
+    RECORDER.take()
     mine = await ext.context.new_page()
     await open_page(mine)
     await mine.bring_to_front()
-    probe = PageProbe(mine)
-    await probe.install()
-    client = await probe.capture()
+    result = await run_task(GOAL, None, server=recorder_url, api_key="sk-recorded", page=mine, state_file=str(tmp_path / "state.json"))
+    assert result.status == "failed", (result.status, result.error)
+    [client] = RECORDER.take()
 
     theirs = await ext.context.new_page()
     await open_page(theirs)
     await theirs.bring_to_front()
-    extension = await extension_snapshot(ext, await ext.tab_id(theirs))
+    tab_id = await ext.tab_id(theirs)
+    panel = await ext.open_panel(tab_id)
+    await run_goal(panel, GOAL)
+    assert await wait_status(panel) == "failed"
+    [extension] = RECORDER.take()
 
-    assert extension["viewport"] == client.viewport
-    assert extension["title"] == client.title
-    assert extension["scrollPosition"] == client.scroll_position
-    different = [(a, b) for a, b in zip(client.tree, extension["tree"], strict=False) if a != b]
-    assert not different and len(client.tree) == len(extension["tree"]), (
-        f"{len(client.tree)} vs {len(extension['tree'])} nodes; first differences: {different[:3]}"
+    different = [(a, b) for a, b in zip(client["interactiveTree"], extension["interactiveTree"], strict=False) if a != b]
+    assert not different and len(client["interactiveTree"]) == len(extension["interactiveTree"]), (
+        f"{len(client['interactiveTree'])} vs {len(extension['interactiveTree'])} nodes; first differences: {different[:3]}"
     )
-    assert extension["text"] == client.text
-    await mine.close()
-    await theirs.close()
-    return {"tree": client.tree}
+    assert extension == client, {key: (client.get(key), extension.get(key)) for key in {*client, *extension} if client.get(key) != extension.get(key)}
+    for page in (mine, theirs, panel):
+        await page.close()
+    tree: list[dict[str, Any]] = client["interactiveTree"]
+    return tree
 
 
 def loaded(url: str, *, wait_for: str | None = None) -> Open:
@@ -85,34 +112,33 @@ def loaded(url: str, *, wait_for: str | None = None) -> Open:
 
 
 @pytest.mark.parametrize(("path", "wait_for"), [("/", None), ("/patients", "td"), ("/patients/new", "form")])
-async def test_the_clinic(ext_unconfigured: LoadedExtension, demo: Any, path: str, wait_for: str | None) -> None:
-    seen = await compare(ext_unconfigured, loaded(demo.url + path, wait_for=wait_for))
-    assert seen["tree"]
+async def test_the_clinic(parity_ext: LoadedExtension, recorder_url: str, demo: Any, path: str, wait_for: str | None, tmp_path: Path) -> None:
+    assert await compare(parity_ext, recorder_url, loaded(demo.url + path, wait_for=wait_for), tmp_path)
 
 
 @pytest.mark.parametrize(("path", "wait_for"), [("/prefs.html", None), ("/people.html", ".card")])
-async def test_the_fixture_sites(ext_unconfigured: LoadedExtension, ext_sites: Sites, path: str, wait_for: str | None) -> None:
-    seen = await compare(ext_unconfigured, loaded(ext_sites.url + path, wait_for=wait_for))
-    assert seen["tree"]
+async def test_the_fixture_sites(
+    parity_ext: LoadedExtension, recorder_url: str, ext_sites: Sites, path: str, wait_for: str | None, tmp_path: Path
+) -> None:
+    assert await compare(parity_ext, recorder_url, loaded(ext_sites.url + path, wait_for=wait_for), tmp_path)
 
 
-async def test_a_same_origin_frame_and_a_shadow_root(ext_unconfigured: LoadedExtension, ext_sites: Sites) -> None:
-    seen = await compare(ext_unconfigured, loaded(ext_sites.url + "/frames.html"))
-    ids = [node["i"] for node in seen["tree"]]
-    names = {node.get("n") for node in seen["tree"]}
+async def test_a_same_origin_frame_and_a_shadow_root(parity_ext: LoadedExtension, recorder_url: str, ext_sites: Sites, tmp_path: Path) -> None:
+    tree = await compare(parity_ext, recorder_url, loaded(ext_sites.url + "/frames.html"), tmp_path)
+    ids = [node["i"] for node in tree]
+    names = {node.get("n") for node in tree}
     assert any(i.startswith("f1-") for i in ids), ids  # the frame's elements, prefixed
     assert {"Pay now", "Verify address"} <= names, names  # inside the frame; inside the shadow root
 
 
-async def test_a_cross_origin_frame_before_a_same_origin_one(ext_unconfigured: LoadedExtension, ext_sites: Sites) -> None:
-    seen = await compare(ext_unconfigured, loaded(ext_sites.url + "/frames_mixed.html"))
-    assert sum(node.get("n") == "Pay now" for node in seen["tree"]) == 1  # the same-origin frame only
+async def test_a_cross_origin_frame_before_a_same_origin_one(parity_ext: LoadedExtension, recorder_url: str, ext_sites: Sites, tmp_path: Path) -> None:
+    tree = await compare(parity_ext, recorder_url, loaded(ext_sites.url + "/frames_mixed.html"), tmp_path)
+    assert [node["f"] for node in tree if node.get("n") == "Pay now"] == [1]  # the same-origin frame only, numbered 1
 
 
 @pytest.mark.parametrize(("task", "seed"), [("click-checkboxes", 3), ("social-media", 1), ("book-flight", 2)])
-async def test_miniwob(ext_unconfigured: LoadedExtension, miniwob_url: str, task: str, seed: int) -> None:
+async def test_miniwob(parity_ext: LoadedExtension, recorder_url: str, miniwob_url: str, task: str, seed: int, tmp_path: Path) -> None:
     async def open_page(page: Page) -> None:
         await start_episode(page, miniwob_url, task, seed, episode_ms=600_000)
 
-    seen = await compare(ext_unconfigured, open_page)
-    assert seen["tree"]
+    assert await compare(parity_ext, recorder_url, open_page, tmp_path)
