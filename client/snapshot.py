@@ -311,15 +311,10 @@ def _frame_number(prefix: str) -> int:
 
 
 async def _frame_box(frame: Frame) -> dict[str, float] | None:
-    """Where the frame's document starts in the top viewport: its element's box plus its border
-    (``clientLeft``/``clientTop``), as the extension's content script measures it."""
     try:
         handle = await _bounded(frame.frame_element())
         box: dict[str, float] | None = await _bounded(handle.bounding_box())
-        if box is None:
-            return None
-        border = await _bounded(handle.evaluate("(e) => [e.clientLeft, e.clientTop]"))
-        return {**box, "x": box["x"] + border[0], "y": box["y"] + border[1]}
+        return box
     except (PlaywrightError, TimeoutError):
         return None
 
