@@ -10,12 +10,14 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: help run test demo install install-test install-bench chromium bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-memory-skills bench-memory-replay bench-audit bench-vision clean
+.PHONY: help run test demo install install-test install-bench chromium node extension extension-types bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-memory-skills bench-memory-replay bench-audit bench-vision clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
 	@echo "make test   - set up everything the tests need (Chromium included) and run the whole suite"
 	@echo "make demo   - the clinic demo: 'Add a new patient named Jas' in headless Chromium"
+	@echo "make extension       - build and type-check the Chrome extension (extension/dist; needs Node, installed if missing)"
+	@echo "make extension-types - regenerate extension/openapi.json and the extension's API types after a server change"
 	@echo "make bench-verification | bench-interact | bench-knowledge-extraction | bench-miniwob | bench-chaining | bench-audit"
 	@echo "make bench-memory-fingerprint | bench-memory-skills | bench-memory-replay | bench-vision"
 
@@ -47,6 +49,27 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
+# The Chrome extension (extension/, docs/extension.md): Node and npm from Debian when missing
+# (like chromium above), the npm packages of package-lock.json (again only when it changed),
+# then the build into extension/dist (committed: "Load unpacked" needs no npm) and the type check.
+node:
+	@command -v npm >/dev/null || { \
+	  echo "Installing Debian's nodejs and npm (needs root)"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; fi; }
+
+extension/node_modules/.installed: extension/package-lock.json extension/package.json | node
+	cd extension && npm ci --no-audit --no-fund
+	touch $@
+
+extension: extension/node_modules/.installed
+	cd extension && npm run build && npm run typecheck
+
+# After a server change to the API: the OpenAPI document, then the types generated from it.
+extension-types: install extension/node_modules/.installed
+	$(VENV)/bin/stepwise openapi --out extension/openapi.json
+	cd extension && npm run types && npm run build && npm run typecheck
+
 # The API needs no browser: only `stepwise run`, the demo, benchmarks and tests drive Chromium.
 run: install
 	mkdir -p data
@@ -54,7 +77,7 @@ run: install
 	$(VENV)/bin/stepwise keys dev --server http://$(HOST):$(PORT)
 	$(VENV)/bin/stepwise serve --host $(HOST) --port $(PORT)
 
-test: install-test chromium
+test: install-test chromium extension
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 demo: install chromium

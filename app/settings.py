@@ -6,6 +6,7 @@ model key). Each integration switches on when its settings are present.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Annotated, Literal
 
@@ -186,9 +187,13 @@ class Settings(BaseSettings):
     @field_validator("extension_ids", mode="before")
     @classmethod
     def _extension_ids(cls, value: object) -> object:
-        if isinstance(value, str):
-            return [item.strip() for item in value.split(",") if item.strip()]
-        return value
+        """Comma-separated text or a list; each id is Chrome's 32 letters a-p (a typo is refused at start)."""
+        ids = [item.strip() for item in value.split(",") if item.strip()] if isinstance(value, str) else value
+        if isinstance(ids, list):
+            for item in ids:
+                if not isinstance(item, str) or not re.fullmatch(r"[a-p]{32}", item):
+                    raise ValueError(f"not a Chrome extension id (32 letters a-p): {item!r}")
+        return ids
 
     @property
     def allowed_origins(self) -> list[str]:

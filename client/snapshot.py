@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -27,15 +28,25 @@ from client.errors import ActionError
 # The in-page script: one implementation for this client and the extension. Its source is the
 # fragments in client/page_script/ (their order: parts.json); the extension build joins them into
 # extension/dist/page_script.js, and this client loads that built file (`make extension` rebuilds it;
-# tests/unit/test_page_script_build.py fails when it is stale).
+# tests/unit/test_page_script_build.py fails when it is stale). An installed wheel has no
+# extension/ folder beside the package: there the same join is made from the packaged fragments.
 PAGE_SCRIPT_FILE: Final[Path] = Path(__file__).resolve().parent.parent / "extension" / "dist" / "page_script.js"
+PAGE_SCRIPT_FRAGMENTS: Final[Path] = Path(__file__).resolve().parent / "page_script"
+
+
+def join_fragments(folder: Path = PAGE_SCRIPT_FRAGMENTS) -> str:
+    """The fragments in parts.json order inside one function scope, as extension/build.mjs joins them."""
+    parts = json.loads((folder / "parts.json").read_text(encoding="utf-8"))
+    body = "\n".join((folder / name).read_text(encoding="utf-8") for name in parts)
+    return f"(() => {{\n{body}}})();\n"
 
 
 def _page_script() -> str:
-    try:
+    if PAGE_SCRIPT_FILE.is_file():
         return PAGE_SCRIPT_FILE.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise RuntimeError(f"the built page script {PAGE_SCRIPT_FILE} is missing: run `make extension`") from exc
+    if (PAGE_SCRIPT_FRAGMENTS / "parts.json").is_file() and not (PAGE_SCRIPT_FILE.parent.parent / "package.json").is_file():
+        return join_fragments()  # an installed package: no extension/ checkout beside it
+    raise RuntimeError(f"the built page script {PAGE_SCRIPT_FILE} is missing: run `make extension`")
 
 
 PAGE_SCRIPT: Final[str] = _page_script()

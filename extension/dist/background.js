@@ -261,7 +261,7 @@
         if (a.length === 2) return { name, target: a[0], value: a[1] };
         throw new Error("press() takes a key, or an element id and a key");
       case "scroll":
-        if (a.length === 0) return { name, value: "down" };
+        if (a.length === 0) return { name };
         if (a.length === 1) return DIRECTIONS.has(a[0].toLowerCase()) ? { name, value: a[0].toLowerCase() } : { name, target: a[0] };
         return { name, target: a[0], value: a[1].toLowerCase() };
       case "navigate":
@@ -269,8 +269,9 @@
         if (a.length < 1) throw new Error(`${name}() needs a value`);
         return { name, value: a[0] };
       case "wait": {
-        const seconds = a.length ? Number(a[0]) : 1;
-        if (!Number.isFinite(seconds) || seconds < 0) throw new Error("wait() needs a number of seconds");
+        if (!a.length) return { name };
+        const seconds = Number(a[0]);
+        if (a[0].trim() === "" || !Number.isFinite(seconds) || seconds < 0) throw new Error("wait() needs a number of seconds");
         return { name, seconds };
       }
       case "finish":
@@ -763,6 +764,7 @@
   // src/background/loop.ts
   var driving = /* @__PURE__ */ new Set();
   var CAPTURE_ATTEMPTS = 3;
+  var KEEP_ALIVE_MS = 2e4;
   var controlKey = (tabId) => `control_${tabId}`;
   async function control(tabId) {
     const key = controlKey(tabId);
@@ -771,6 +773,9 @@
   async function drive(tabId, resumed = false) {
     if (driving.has(tabId)) return;
     driving.add(tabId);
+    const keepAlive = setInterval(() => {
+      void chrome.runtime.getPlatformInfo();
+    }, KEEP_ALIVE_MS);
     try {
       for (let first = true; ; first = false) {
         const state = await loadTask(tabId);
@@ -790,6 +795,7 @@
         await advance(state);
       }
     } finally {
+      clearInterval(keepAlive);
       driving.delete(tabId);
     }
   }

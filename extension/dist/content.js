@@ -424,8 +424,8 @@
         const frame = win.frameElement;
         if (!frame) return null;
         const rect = frame.getBoundingClientRect();
-        x += rect.left + frame.clientLeft;
-        y += rect.top + frame.clientTop;
+        x += rect.left;
+        y += rect.top;
         win = win.parent;
       }
     } catch {

@@ -130,7 +130,7 @@
   }
   async function followActiveTab() {
     if (fixed > 0) return;
-    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
     tabId = tab?.id ?? null;
     await show();
   }

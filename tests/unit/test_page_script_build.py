@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from client.snapshot import PAGE_SCRIPT, PAGE_SCRIPT_FILE
+from client.snapshot import PAGE_SCRIPT, PAGE_SCRIPT_FILE, join_fragments
 
 FRAGMENTS = Path(__file__).resolve().parents[2] / "client" / "page_script"
 
@@ -16,6 +16,10 @@ def _joined() -> str:
     parts = json.loads((FRAGMENTS / "parts.json").read_text(encoding="utf-8"))
     body = "\n".join((FRAGMENTS / name).read_text(encoding="utf-8") for name in parts)
     return f"(() => {{\n{body}}})();\n"
+
+
+def test_the_python_join_is_the_wrapper_of_the_build() -> None:
+    assert join_fragments(FRAGMENTS) == _joined()
 
 
 def test_parts_json_names_every_fragment_once() -> None:

@@ -17,6 +17,7 @@ import { arm, waitForStability, witness } from './settle';
 
 const driving = new Set<number>();
 const CAPTURE_ATTEMPTS = 3;
+const KEEP_ALIVE_MS = 20_000;
 
 /** Pause/stop asked by the panel, kept apart from the task record (which only the loop writes). */
 export const controlKey = (tabId: number): string => `control_${tabId}`;
@@ -32,6 +33,8 @@ async function control(tabId: number): Promise<Control> {
 export async function drive(tabId: number, resumed = false): Promise<void> {
   if (driving.has(tabId)) return;
   driving.add(tabId);
+  // An extension API call resets the worker's idle timer: a long wait() or a slow answer does not get it stopped.
+  const keepAlive = setInterval(() => { void chrome.runtime.getPlatformInfo(); }, KEEP_ALIVE_MS);
   try {
     for (let first = true; ; first = false) {
       const state = await loadTask(tabId);
@@ -51,6 +54,7 @@ export async function drive(tabId: number, resumed = false): Promise<void> {
       await advance(state);
     }
   } finally {
+    clearInterval(keepAlive);
     driving.delete(tabId);
   }
 }

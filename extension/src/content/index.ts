@@ -14,9 +14,10 @@ function offsetInTop(): [number, number] | null {
     while (win !== win.top) {
       const frame = win.frameElement;
       if (!frame) return null;
+      // the iframe element's border box, as the Python client measures it (frame_element().bounding_box())
       const rect = frame.getBoundingClientRect();
-      x += rect.left + (frame as HTMLElement).clientLeft;
-      y += rect.top + (frame as HTMLElement).clientTop;
+      x += rect.left;
+      y += rect.top;
       win = win.parent;
     }
   } catch {

@@ -84,15 +84,16 @@ export function parseAction(text: string): Action {
       if (a.length === 2) return { name, target: a[0], value: a[1] };
       throw new Error('press() takes a key, or an element id and a key');
     case 'scroll':
-      if (a.length === 0) return { name, value: 'down' };
+      if (a.length === 0) return { name };
       if (a.length === 1) return DIRECTIONS.has(a[0].toLowerCase()) ? { name, value: a[0].toLowerCase() } : { name, target: a[0] };
       return { name, target: a[0], value: a[1].toLowerCase() };
     case 'navigate': case 'googleSearch':
       if (a.length < 1) throw new Error(`${name}() needs a value`);
       return { name, value: a[0] };
     case 'wait': {
-      const seconds = a.length ? Number(a[0]) : 1;
-      if (!Number.isFinite(seconds) || seconds < 0) throw new Error('wait() needs a number of seconds');
+      if (!a.length) return { name };
+      const seconds = Number(a[0]);
+      if (a[0].trim() === '' || !Number.isFinite(seconds) || seconds < 0) throw new Error('wait() needs a number of seconds');
       return { name, seconds };
     }
     case 'finish': case 'fail':

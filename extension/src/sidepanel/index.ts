@@ -35,7 +35,7 @@ async function show(): Promise<void> {
 
 async function followActiveTab(): Promise<void> {
   if (fixed > 0) return;
-  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
   tabId = tab?.id ?? null;
   await show();
 }
