@@ -67,7 +67,7 @@ async def wait_phase(ext: LoadedExtension, tab_id: int, phase: str, *, after_ans
 @pytest.mark.parametrize(
     "moment",
     [
-        "first step shown",  # the panel shows the first answer: the worker is executing or settling it
+        "first step shown",  # the panel shows the first answer and its action is done on the page
         "request",  # a request in flight: re-sent with the same Idempotency-Key, answered once
         "settle",  # the stability wait after an action: the action is not run again
     ],
@@ -77,6 +77,7 @@ async def test_a_service_worker_restart_mid_task(ext: LoadedExtension, extension
     run = await start(ext, demo.url + "/", GOAL)
     if moment == "first step shown":
         await wait_steps(run.panel, 1)
+        await wait_url(run, demo.url + "/patients")
     else:
         await wait_phase(ext, run.tab_id, moment, after_answers=1)
     first_worker_started = await ext.evaluate("() => performance.timeOrigin")
@@ -90,13 +91,44 @@ async def test_a_service_worker_restart_mid_task(ext: LoadedExtension, extension
     assert [t["taskId"] for t in new] == [task_id]
 
 
+async def test_a_worker_stopped_while_executing_an_action_never_repeats_it(
+    ext: LoadedExtension, extension_server: LocalServer, demo: Any
+) -> None:
+    """Stopped between "about to execute" and "executed": the new worker does not run the action
+    again (it may have run) — it shows it ``pending`` and sends the page; the server judges it.
+    The outcome must be honest whichever way it went: Jas saved at most once, and ``completed``
+    only with Jas saved. (The task usually completes; when the interrupted action had not run,
+    the server's retry path has been seen to end it ``failed`` instead — reported, not hidden.)"""
+    run = await start(ext, demo.url + "/", GOAL)
+    await wait_phase(ext, run.tab_id, "executing", after_answers=1)
+    await ext.restart_worker()
+    task_id = await run.wait_task_id()
+    final = await run.finish()
+    assert await run.task_id() == task_id
+    record = server_task(extension_server.url, extension_server.api_key, task_id)
+    indexes = [s["stepIndex"] for s in record["steps"]]
+    assert indexes == list(range(len(indexes))), indexes
+    saved = demo.site.names().count("Jas")
+    assert saved <= 1  # never applied twice
+    assert final != "completed" or saved == 1  # never a completion the page does not show
+    assert (final == "completed") == (record["status"] == "completed")
+    stored = await ext.task_record(run.tab_id)
+    assert stored is not None and stored["resumes"] >= 1
+    pending = [v for v in stored["steps"] if v.get("actionStatus") == "pending"]
+    assert len(pending) <= 1 and all(v["serverStepIndex"] == 0 for v in pending), pending
+
+
+async def wait_url(run: Run, url: str, timeout_s: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while run.page.url != url:
+        assert time.monotonic() < deadline, run.page.url
+        await asyncio.sleep(0.02)
+
+
 async def test_a_page_reload_mid_task(ext: LoadedExtension, extension_server: LocalServer, demo: Any) -> None:
     run = await start(ext, demo.url + "/", GOAL)
     task_id = await run.wait_task_id()
-    deadline = time.monotonic() + 30
-    while run.page.url != demo.url + "/patients":  # between the first step (the menu link) and the next
-        assert time.monotonic() < deadline, run.page.url
-        await asyncio.sleep(0.02)
+    await wait_url(run, demo.url + "/patients")  # between the first step (the menu link) and the next
     await run.page.reload(wait_until="load")
     await assert_one_task_completed(run, extension_server, task_id, demo)
 
