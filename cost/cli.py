@@ -82,6 +82,7 @@ def group_json(group: UsageGroup) -> dict[str, Any]:
         "inputTokens": group.input_tokens,
         "outputTokens": group.output_tokens,
         "totalTokens": group.total_tokens,
+        "imageTokens": group.image_tokens,
         "costUsd": group.cost_usd,
     }
 
@@ -100,7 +101,7 @@ def report_json(report: UsageReport) -> dict[str, Any]:
 
 
 def render_table(report: UsageReport) -> str:
-    header = ("key", "calls", "input", "output", "total", "cost_usd")
+    header = ("key", "calls", "input", "output", "total", "images", "cost_usd")
     rows = [_row(g.key or "(no task)", g) for g in report.groups]
     rows.append(_row("TOTAL", report.totals))
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
@@ -131,5 +132,6 @@ def _row(key: str, group: UsageGroup) -> tuple[str, ...]:
         str(group.input_tokens),
         str(group.output_tokens),
         str(group.total_tokens),
+        str(group.image_tokens),
         cost,
     )

@@ -35,6 +35,8 @@ class UsageGroup:
     total_tokens: int
     cost_usd: float | None
     """``None`` when any call in the group has no known price."""
+    image_tokens: int = 0
+    """Of ``input_tokens``, those the model counted for images (screenshots in hybrid mode)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,7 @@ class TaskCost:
     output_tokens: int
     cost_usd: float | None
     """``None`` when any call has no known price."""
+    image_tokens: int = 0
 
 
 def parse_bound(value: str | None, *, field: Literal["from", "to"]) -> datetime | None:
@@ -129,6 +132,7 @@ async def task_cost(store: Store, tenant_id: str, task_id: str) -> TaskCost:
         input_tokens=sum(log.input_tokens for log in logs),
         output_tokens=sum(log.output_tokens for log in logs),
         cost_usd=_sum_costs(costs),
+        image_tokens=sum(log.image_tokens for log in logs),
     )
 
 
@@ -140,6 +144,7 @@ def _group(row: UsageTotals) -> UsageGroup:
         output_tokens=row.output_tokens,
         total_tokens=row.total_tokens,
         cost_usd=row.cost_usd,
+        image_tokens=row.image_tokens,
     )
 
 
@@ -151,6 +156,7 @@ def _sum(key: str, groups: Sequence[UsageGroup]) -> UsageGroup:
         output_tokens=sum(g.output_tokens for g in groups),
         total_tokens=sum(g.total_tokens for g in groups),
         cost_usd=_sum_costs([g.cost_usd for g in groups]),
+        image_tokens=sum(g.image_tokens for g in groups),
     )
 
 

@@ -29,6 +29,7 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'icons'), { recursive: true });
 for (const [name, entry] of Object.entries(ENTRIES)) {
   await build({
+    absWorkingDir: here, // the source-path comments esbuild writes do not depend on where the build runs
     entryPoints: [join(here, entry)],
     outfile: join(dist, `${name}.js`),
     bundle: true,

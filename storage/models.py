@@ -294,6 +294,7 @@ class UsageTotals(BaseModel):
     output_tokens: int
     total_tokens: int
     cost_usd: float | None
+    image_tokens: int = 0  # of input_tokens, those counted for images (screenshots)
 
 
 class FinalizeBatch(BaseModel):

@@ -6,6 +6,8 @@ class words (words that only say a state — ``selected``, ``active`` — left o
 button, a field, an interactive role) or an icon control named by its class words (``ICON_CLASS_WORDS``:
 reply, like, retweet, more …) or a quantity stepper's "+" / "−". Tags and roles that are containers of their own (``li``,
 ``tr``, ``article``, ``[role=…]``) keep their kind; lists and tables themselves are never entries.
+A bare wrapper around one box (a ``<div>`` or ``<span>`` with no class, role or text of its
+own) is looked through: the box is still the twin of its siblings.
 
 The page script applies the same rule (client/page_script/containers.js ``isRepeatedEntry``)
 so both extractions of a page agree; the script also counts boxes that both show the pointer
@@ -76,7 +78,7 @@ def _group_key(node: LexborNode) -> tuple[int, str, str] | None:  # (parent, tag
         return None
     attrs = node.attributes
     classes = attrs.get("class")
-    parent = node.parent
+    parent = _outermost(node).parent  # the list it is an entry of, past bare wrappers
     if not classes or "role" in attrs or parent is None:
         return None
     if " " in classes.strip():
@@ -85,42 +87,99 @@ def _group_key(node: LexborNode) -> tuple[int, str, str] | None:  # (parent, tag
 
 
 _LOOK_BACK: Final = 4  # elements between two repeated boxes (a separator, an ad) looked past
+_WRAPPER_TAGS: Final = frozenset({"div", "span"})
+# A classed element alone in a classless div / span: maybe an entry inside a bare wrapper.
+_WRAPPED: Final = "div:not([class]) > [class]:only-child, span:not([class]) > [class]:only-child"
 
 
 Key = tuple[int, str, str]
 
 
-def _previous_twin(node: LexborNode, key: Key, keys: dict[int, Key | None]) -> LexborNode | None:
-    """The nearest earlier sibling with the same key, a few elements back at most (``keys``
-    caches each element's key for this page)."""
-    before, seen = node.prev, 0
-    while before is not None and seen <= _LOOK_BACK:
-        if not (before.tag or "").startswith("-"):  # text and comment nodes do not count
-            mem = before.mem_id
+def _bare_wrapper(node: LexborNode) -> bool:
+    """A ``<div>`` / ``<span>`` that adds nothing around one element: no class, no role, no
+    text of its own (an animation or layout wrapper around one entry of a list). Looked
+    through, so that entry is still the twin of its siblings."""
+    if (node.tag or "") not in _WRAPPER_TAGS:
+        return False
+    attrs = node.attributes
+    if (attrs.get("class") or "").strip() or "role" in attrs:
+        return False
+    only: LexborNode | None = None
+    child = node.child
+    while child is not None:
+        tag = child.tag or ""
+        if tag == "-text":
+            if (child.text(deep=False) or "").strip():
+                return False
+        elif not tag.startswith("-"):
+            if only is not None:
+                return False
+            only = child
+        child = child.next
+    return only is not None
+
+
+def _first_element(node: LexborNode) -> LexborNode | None:
+    child = node.child
+    while child is not None and (child.tag or "-").startswith("-"):
+        child = child.next
+    return child
+
+
+def _unwrapped(node: LexborNode) -> LexborNode:
+    """The element inside a chain of bare wrappers (the node itself when it is none)."""
+    while _bare_wrapper(node):
+        inner = _first_element(node)
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
+def _outermost(node: LexborNode) -> LexborNode:
+    """The outermost bare wrapper around ``node`` (``node`` itself when it has none)."""
+    while node.parent is not None and _bare_wrapper(node.parent):
+        node = node.parent
+    return node
+
+
+def _twin(node: LexborNode, key: Key, keys: dict[int, Key | None], *, forward: bool = False) -> LexborNode | None:
+    """The nearest sibling with the same key before (or after) ``node``, a few elements away
+    at most, bare wrappers looked through on both sides (``keys`` caches each element's key
+    for this page)."""
+    start = _outermost(node)
+    other, seen = (start.next if forward else start.prev), 0
+    while other is not None and seen <= _LOOK_BACK:
+        if not (other.tag or "").startswith("-"):  # text and comment nodes do not count
+            candidate = _unwrapped(other)
+            mem = candidate.mem_id
             if mem not in keys:
-                keys[mem] = _group_key(before)
+                keys[mem] = _group_key(candidate)
             if keys[mem] == key:
-                return before
+                return candidate
             seen += 1
-        before = before.prev
+        other = other.next if forward else other.prev
     return None
 
 
 def repeated_entries(root: LexborNode | None) -> set[int]:
     """The mem_ids of the boxes that are entries of a list of repeated boxes (see the module doc).
     Only elements that follow a sibling with a class are looked at (one CSS pass finds them),
-    with their nearest earlier twin: a box with no classed sibling before it starts no pair."""
+    with their nearest earlier twin, and elements alone in a bare wrapper, with their nearest
+    twins on both sides: a box with no classed sibling before it starts no pair."""
     groups: dict[Key, dict[int, LexborNode]] = {}
     keys: dict[int, Key | None] = {}
-    for node in select("[class] ~ [class]", root):
+    wrapped = [n for n in select(_WRAPPED, root) if n.parent is not None and _bare_wrapper(n.parent)]
+    alone = {n.mem_id for n in wrapped}
+    for node in [*select("[class] ~ [class]", root), *wrapped]:
         key = keys[node.mem_id] = _group_key(node)
         if key is None:
             continue
         group = groups.setdefault(key, {})
         group[node.mem_id] = node
-        before = _previous_twin(node, key, keys)
-        if before is not None:
-            group.setdefault(before.mem_id, before)
+        for twin in (_twin(node, key, keys), _twin(node, key, keys, forward=True) if node.mem_id in alone else None):
+            if twin is not None:
+                group.setdefault(twin.mem_id, twin)
     found: set[int] = set()
     for members in groups.values():
         if len(members) < 2:

@@ -33,37 +33,23 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from agent.policy.coverage import unaccounted
-from agent.policy.lexicon import ATTRIBUTE_NOUNS, CONTROL_NOUNS
+from agent.policy.lexicon import CONTROL_NOUNS
 from agent.policy.decompose import ALL_FIELDS, merge_find, name_opened, normalise_clause, read_clause, split_clauses
 from agent.policy.feed_frames import merge_record_scope
 from agent.policy.field_lists import swallowed
+from agent.policy.goal_values import placeholder, quoted_values, table_cell
 from agent.policy.record_frames import merge_record_find
 from agent.policy.references import names_a_label, read_ref
 from agent.policy.suggest import merge_suggest
 from planning import Plan, PlanStep
 from verification.contract import COMMIT_WORDS, Clause, Contract, ElementRef, ValueSource, fold, match_for, words
 
-# A value that points at something instead of giving it: Stepwise cannot type "that".
-_PLACEHOLDER_VALUES: Final[frozenset[str]] = frozenset(
-    {"it", "that", "this", "them", "these", "those", "your answer", "the answer", "answer", "the result", "result", "the text", "the number", "the word"}
-)
 # Controls whose click must show a result to count (a commit, or a change of a record).
 _EFFECT_WORDS: Final[frozenset[str]] = COMMIT_WORDS | frozenset(
     "delete remove archive deactivate activate enable disable upload export import reply share invite subscribe "
     "unsubscribe approve reject transfer checkout star flag pin".split()
 )
 _CASE: Final = re.compile(r"\s+(?:in|using|with)\s+(?:all\s+)?(?P<case>upper|lower)[\s-]?case(?:\s+letters)?\b", re.IGNORECASE)
-_ATTRIBUTE: Final = "(?:" + "|".join(sorted(map(re.escape, ATTRIBUTE_NOUNS), key=len, reverse=True)) + ")"
-_POINTER: Final = re.compile(
-    rf"^(?:the|its|his|her|their|my|your)\s+(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?(?:\s+(?:of|for|from)\s+.+)?$"
-    rf"|^[a-z0-9 .-]+['’]s\s+(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?$"
-)
-_SHOWN: Final = re.compile(
-    r"^(?:the|this|that|these|those)\s+(?:(?:same|following|given)\s+)?"
-    r"(?:text|word|words|sentence|phrase|value|number|code|string|letters?|characters?|digits?|message)"
-    r"(?:\s+(?:below|above|shown|here|displayed|given|provided|on (?:the )?(?:page|screen|right|left)))*$"
-)
-_QUOTED_VALUE: Final = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
 _NOTHING: Final = re.compile(r"^(?:select|choose|pick|check|tick)\s+(?:nothing|none)$")
 
 
@@ -120,7 +106,7 @@ def understand(goal: str) -> Understanding:
         for step in read.steps:
             if step.kind == "fill" and read.read is not None and step.value is None:
                 reading.reads[id(step)] = read.read
-            elif step.kind == "fill" and carried is not None and _placeholder(step.value):
+            elif step.kind == "fill" and carried is not None and placeholder(step.value):
                 reading.reads[id(step)], step.value, carried = carried, None, None
             if case is not None and step.kind == "fill" and _apply_case(reading, step, case.group("case").lower()):
                 reading.means.extend(case.group(0).split())
@@ -174,54 +160,18 @@ def _apply_case(reading: _Reading, step: PlanStep, case: str) -> bool:
     if id(step) in reading.reads:
         reading.reads[id(step)] = reading.reads[id(step)].model_copy(update={"case": case})
         return True
-    if step.value is None or _placeholder(step.value, reading.goal):
+    if step.value is None or placeholder(step.value, reading.goal):
         return False
     step.value = step.value.upper() if case == "upper" else step.value.lower()
     reading.cased.add(id(step))
     return True
 
 
-def _placeholder(value: str | None, goal: str = "") -> bool:
-    if value is None or not value.strip() or fold(value) in _PLACEHOLDER_VALUES:
-        return True
-    if _SHOWN.match(fold(value)) is not None and not _quoted_in(value, goal):
-        return True  # "the text below": what the page shows, not these words
-    # "the phone number of Ana Silva", "Ana Silva's phone number": a value that points at one
-    # on the page. Unless the goal quotes it, typing those words would be a guess.
-    return _POINTER.match(fold(value)) is not None and not _quoted_in(value, goal)
-
-
-_CELL_OF: Final = re.compile(
-    rf"^(?:the|its|his|her|their)\s+(?P<column>(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?)\s+(?:of|for)\s+(?P<row>.+)$"
-)
-_CELL_POSSESSIVE: Final = re.compile(
-    rf"^(?P<row>[a-z0-9 .-]+?)['’]s\s+(?P<column>(?:[a-z-]+\s+)?{_ATTRIBUTE}(?:\s+{_ATTRIBUTE})?)$"
-)
-
-
-def _table_cell(value: str | None, goal: str) -> ValueSource | None:
-    """"the phone number of Ana Silva", "Ana Silva's email": a cell to read on the page (its
-    row named by the person or record, its column by the attribute) — not words to type."""
-    if value is None or _quoted_in(value, goal):
-        return None
-    text = fold(value)
-    found = _CELL_OF.match(text) or _CELL_POSSESSIVE.match(text)
-    if found is None:
-        return None
-    start, end = found.span("row")
-    row = value.strip()[start:end] if len(value.strip()) == len(text) else found.group("row")
-    return ValueSource(row=row.strip(" .,"), column=found.group("column"))
-
-
-def _quoted_in(value: str, goal: str) -> bool:
-    wanted = fold(value)
-    return any(fold(next(g for g in m.groups() if g is not None)) == wanted for m in _QUOTED_VALUE.finditer(goal))
-
 
 def _swallowed(reading: _Reading, step: PlanStep) -> bool:
     """A value or field that reads as more pairs of a list ("Ada into First name, …,
     London" into City) is never typed: its words stay unread and the goal is declined."""
-    quoted = [next(g for g in m.groups() if g is not None) for m in _QUOTED_VALUE.finditer(reading.goal)]
+    quoted = quoted_values(reading.goal)
     bad = [text for text in (step.value, step.target) if swallowed(text, quoted)]
     reading.unread.extend(t for t in bad if t is not None)
     return bool(bad)
@@ -243,7 +193,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             # What is read is typed exactly, and proven exactly: spacing and case are the text's own.
             clause = Clause(id="", kind="field_value", description=description[:300], target=ref, read=source, match="verbatim")
             reading.add(clause, step)
-        case "fill" if (cell := _table_cell(step.value, reading.goal)) is not None:
+        case "fill" if (cell := table_cell(step.value, reading.goal)) is not None:
             ref = _ref(reading, step.target) or ElementRef(role="textbox")
             step.value = None  # known once the cell is read on the page
             description = f"Enter {cell.describe()}"
@@ -251,7 +201,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
         case "fill" | "select" if _swallowed(reading, step):
             return
         case "fill":
-            if _placeholder(step.value, reading.goal):
+            if placeholder(step.value, reading.goal):
                 reading.unread.append(step.value or "the value")
                 return
             assert step.value is not None
@@ -261,7 +211,7 @@ def _read_step(reading: _Reading, step: PlanStep, *, last: bool, later: list[Pla
             match = "exact" if id(step) in reading.cased else match_for(step.value)
             reading.add(Clause(id="", kind="field_value", description=description, target=ref, value=step.value, match=match), step)
         case "select":
-            if _placeholder(step.value, reading.goal):
+            if placeholder(step.value, reading.goal):
                 reading.unread.append(step.value or "the option")
                 return
             ref = _ref(reading, step.target) if step.target and fold(step.target) not in ("the list", "list") else None

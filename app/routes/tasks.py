@@ -87,6 +87,7 @@ async def get_task(task_id: TaskId, ctx: Context, deps: Deps) -> TaskDetailOut:
             input_tokens=detail.cost.input_tokens,
             output_tokens=detail.cost.output_tokens,
             total_tokens=detail.cost.tokens,
+            image_tokens=detail.cost.image_tokens,
             cost_usd=detail.cost.cost_usd,
         ),
         chains=ChainStatsOut.model_validate(detail.chains) if detail.chains is not None else None,

@@ -28,6 +28,7 @@ class UsageTotalsOut(ApiModel):
     input_tokens: int = Field(ge=0, description="Prompt tokens")
     output_tokens: int = Field(ge=0, description="Completion tokens")
     total_tokens: int = Field(ge=0, description="All tokens")
+    image_tokens: int = Field(ge=0, description="Of `inputTokens`, those the model counted for images (screenshots sent in hybrid mode)")
     cost_usd: float | None = Field(
         description="USD; null when any call used a model with no known price"
     )
@@ -53,6 +54,7 @@ def _totals(group: UsageGroup) -> dict[str, int | float | None]:
         "input_tokens": group.input_tokens,
         "output_tokens": group.output_tokens,
         "total_tokens": group.total_tokens,
+        "image_tokens": group.image_tokens,
         "cost_usd": group.cost_usd,
     }
 

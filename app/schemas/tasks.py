@@ -70,6 +70,7 @@ class TaskCostOut(ApiModel):
     input_tokens: int = Field(ge=0, description="Prompt tokens")
     output_tokens: int = Field(ge=0, description="Completion tokens")
     total_tokens: int = Field(ge=0, description="All tokens, thinking and cached included")
+    image_tokens: int = Field(default=0, ge=0, description="Of `inputTokens`, those the model counted for images (screenshots)")
     cost_usd: float | None = Field(description="USD; null when a call's model has no known price")
 
 

@@ -52,14 +52,21 @@ const containerKind = (el) => {
 // verification/html_repeated.py).
 // The class list that makes boxes twins: without the words that only say a state ("selected").
 const entryClass = (classes) => classes.split(/\s+/).filter((w) => w && !ICON_ON_WORDS.has(w.toLowerCase())).sort().join(' ');
+// A <div> / <span> that adds nothing around one element (no class, role or text of its own: an
+// animation or layout wrapper around one entry) is looked through (html_repeated._bare_wrapper).
+const isBareWrapper = (node) => ['DIV', 'SPAN'].includes(node.tagName) && node.childElementCount === 1
+  && !(node.getAttribute('class') || '').trim() && !node.hasAttribute('role')
+  && !Array.from(node.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+const unwrapped = (node) => { while (isBareWrapper(node)) node = node.firstElementChild; return node; };
 const repeatedEntries = new Map(); // element -> is such an entry (cleared by each extract)
 const isRepeatedEntry = (el, classes) => {
   if (repeatedEntries.has(el)) return repeatedEntries.get(el);
-  const parent = el.parentElement;
+  let parent = el.parentElement;
+  while (parent && parent.parentElement && isBareWrapper(parent)) parent = parent.parentElement;
   let found = false;
   if (parent && el.firstElementChild && !['ul', 'ol', 'table', 'tbody', 'tr', 'body', 'html'].includes(el.tagName.toLowerCase())) {
     const key = entryClass(classes);
-    const twins = Array.from(parent.children).filter((other) => other !== el && other.tagName === el.tagName
+    const twins = Array.from(parent.children).map(unwrapped).filter((other) => other !== el && other.tagName === el.tagName
       && entryClass(other.getAttribute('class') || '') === key);
     if (twins.length) {
       const pointer = (box) => getComputedStyle(box).cursor === 'pointer';

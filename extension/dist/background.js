@@ -913,8 +913,15 @@
       decidedBy: answer.decidedBy,
       verdict: null,
       contract: answer.contract ?? null,
-      memory: answer.memory ? JSON.stringify(answer.memory) : null
+      memory: answer.memory ? memoryText(answer.memory) : null
     };
+  }
+  function memoryText(memory) {
+    const parts = [`replay ${memory.replay}`];
+    if (memory.recipeId) parts.push(`recipe ${memory.recipeId}${memory.recipeStep != null ? ` step ${memory.recipeStep}` : ""}`);
+    if (memory.missReason) parts.push(memory.missReason);
+    if (memory.skillsUsed?.length) parts.push(`skills: ${memory.skillsUsed.join(", ")}`);
+    return parts.join(" · ");
   }
   function finish(state, answer, step) {
     const name = actionName(answer.action);

@@ -61,9 +61,9 @@
       class: "verdict",
       "data-success": verdict ? String(verdict.success) : "",
       "data-tier": verdict ? String(verdict.tier) : ""
-    }, verdict ? `${verdict.success ? "Verified" : "Not verified"} (tier ${verdict.tier}): ${verdict.reason}` : "Verification comes with the next answer"));
+    }, verdict ? `${verdict.success ? "Verified" : "Not verified"} (tier ${verdict.tier}): ${verdict.reason}` : step.actionStatus === "terminal" ? "Nothing to verify: the task ended here (see the status)" : "Verification comes with the next answer"));
     item.append(clauses(step.contract));
-    if (step.memory) item.append(el("div", { class: "memory" }, `memory: ${step.memory}`));
+    if (step.memory) item.append(el("div", { class: "memory" }, `Memory: ${step.memory}`));
     return item;
   }
   function evidence(state) {

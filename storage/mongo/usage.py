@@ -52,6 +52,7 @@ class MongoUsage:
                     "input_tokens": {"$sum": "$input_tokens"},
                     "output_tokens": {"$sum": "$output_tokens"},
                     "total_tokens": {"$sum": "$total_tokens"},
+                    "image_tokens": {"$sum": {"$ifNull": ["$image_tokens", 0]}},
                     "cost_usd": {"$sum": "$cost_usd"},
                     # null sorts below every number: rows without a price
                     "unpriced": {"$sum": {"$cond": [{"$gt": ["$cost_usd", None]}, 0, 1]}},
@@ -67,6 +68,7 @@ class MongoUsage:
                 input_tokens=doc["input_tokens"],
                 output_tokens=doc["output_tokens"],
                 total_tokens=doc["total_tokens"],
+                image_tokens=doc.get("image_tokens", 0),
                 cost_usd=None if doc["unpriced"] else round_cost(float(doc["cost_usd"])),
             )
             for doc in await cursor.to_list()

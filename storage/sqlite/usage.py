@@ -39,7 +39,7 @@ class SqliteUsage:
         key = _GROUP_KEY[group_by]
         rows = await self._db.fetch_all(
             f"SELECT {key} AS key, COUNT(*) AS calls, SUM(input_tokens) AS input_tokens,"
-            " SUM(output_tokens) AS output_tokens, SUM(total_tokens) AS total_tokens,"
+            " SUM(output_tokens) AS output_tokens, SUM(total_tokens) AS total_tokens, SUM(image_tokens) AS image_tokens,"
             " CASE WHEN COUNT(cost_usd) = COUNT(*) THEN SUM(cost_usd) END AS cost_usd"
             " FROM usage_logs WHERE tenant_id = ? AND created_at >= ? AND created_at < ?"
             " GROUP BY 1 ORDER BY 1",
@@ -52,6 +52,7 @@ class SqliteUsage:
                 input_tokens=row["input_tokens"],
                 output_tokens=row["output_tokens"],
                 total_tokens=row["total_tokens"],
+                image_tokens=row["image_tokens"] or 0,
                 cost_usd=round_cost(row["cost_usd"]),
             )
             for row in rows

@@ -43,6 +43,9 @@ async def test_rows_cards_items_sections_and_dialogs(page: Page, probe: PageProb
     assert await ctx("buy-team") == ["card: Team", "item: Team For small teams", "section: Plans"]
     assert await ctx("contact") == ["card: Enterprise, for large companies", "section: Plans"]
     assert await ctx("remove-eggs") == ["item: Eggs", "section: Shopping list"]
+    # Repeated boxes are entries, one of them inside bare wrapper divs too.
+    for dom_id, label in (("contact-name", "Name"), ("contact-phone", "Phone"), ("contact-email", "Email")):
+        assert await ctx(dom_id) == [f"item: {label}", "section: Contact details"], dom_id
     assert await ctx("card-number") == ["section: Card", "section: Billing"]  # an unnamed form is skipped
     assert await ctx("dialog-confirm") == ["dialog: Delete Bob Smith?"]
     assert "ctx" not in await by_dom_id(page, tree, "plain")
@@ -64,8 +67,8 @@ async def test_visible_text_is_sent_when_the_name_overrides_it(page: Page, probe
 async def test_the_server_reads_the_same_containers_from_the_html(page: Page, probe: PageProbe, pages_url: str) -> None:
     tree, dom = await snapshot(page, probe, pages_url)
     server = PageState.from_html(dom, url=page.url)
-    assert len(tree) == 19
-    assert sum("ctx" in node for node in tree) == 16
+    assert len(tree) == 22
+    assert sum("ctx" in node for node in tree) == 19
     for node in tree:
         element = server.element(node["i"])  # keyed by the data-llm-id the client stamped
         assert element is not None, node

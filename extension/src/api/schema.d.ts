@@ -2270,6 +2270,12 @@ export interface components {
              */
             costUsd: number | null;
             /**
+             * Imagetokens
+             * @description Of `inputTokens`, those the model counted for images (screenshots)
+             * @default 0
+             */
+            imageTokens: number;
+            /**
              * Inputtokens
              * @description Prompt tokens
              */
@@ -2453,6 +2459,11 @@ export interface components {
              */
             costUsd: number | null;
             /**
+             * Imagetokens
+             * @description Of `inputTokens`, those the model counted for images (screenshots sent in hybrid mode)
+             */
+            imageTokens: number;
+            /**
              * Inputtokens
              * @description Prompt tokens
              */
@@ -2549,6 +2560,11 @@ export interface components {
              * @description USD; null when any call used a model with no known price
              */
             costUsd: number | null;
+            /**
+             * Imagetokens
+             * @description Of `inputTokens`, those the model counted for images (screenshots sent in hybrid mode)
+             */
+            imageTokens: number;
             /**
              * Inputtokens
              * @description Prompt tokens

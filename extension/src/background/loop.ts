@@ -169,8 +169,17 @@ function view(state: TaskState, answer: InteractResponse): StepView {
     decidedBy: answer.decidedBy,
     verdict: null,
     contract: answer.contract ?? null,
-    memory: answer.memory ? JSON.stringify(answer.memory) : null,
+    memory: answer.memory ? memoryText(answer.memory) : null,
   };
+}
+
+/** What the answer's memory did, in words: replayed a recipe step, used skills, or why not. */
+function memoryText(memory: NonNullable<InteractResponse['memory']>): string {
+  const parts = [`replay ${memory.replay}`];
+  if (memory.recipeId) parts.push(`recipe ${memory.recipeId}${memory.recipeStep != null ? ` step ${memory.recipeStep}` : ''}`);
+  if (memory.missReason) parts.push(memory.missReason);
+  if (memory.skillsUsed?.length) parts.push(`skills: ${memory.skillsUsed.join(', ')}`);
+  return parts.join(' · ');
 }
 
 /** The run ends on the task's status, never on an action's name alone: only the server's

@@ -10,8 +10,14 @@ const pad = (n: number): string => String(n).padStart(2, '0');
 function asDate(text: string): string {
   const trimmed = text.trim();
   if (/^\d{4}-\d{2}-\d{2}$/.test(trimmed)) return trimmed;
-  const slashed = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(trimmed); // US order, as Chrome shows it
-  if (slashed) return `${slashed[3]}-${pad(Number(slashed[1]))}-${pad(Number(slashed[2]))}`;
+  // a/b/yyyy: day first when the first number cannot be a month, else month first (as the contract reads it)
+  const numeric = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(trimmed);
+  if (numeric) {
+    const [first, second] = [Number(numeric[1]), Number(numeric[2])];
+    const [month, day] = first > 12 ? [second, first] : [first, second];
+    if (month < 1 || month > 12 || day < 1 || day > 31) throw new ActionError(`setValue: ${JSON.stringify(text)} is not a date`);
+    return `${numeric[3]}-${pad(month)}-${pad(day)}`;
+  }
   const parsed = new Date(trimmed);
   if (Number.isNaN(parsed.getTime())) throw new ActionError(`setValue: ${JSON.stringify(text)} is not a date (a date field takes e.g. 2016-12-02)`);
   return `${parsed.getFullYear()}-${pad(parsed.getMonth() + 1)}-${pad(parsed.getDate())}`;

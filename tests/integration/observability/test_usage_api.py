@@ -25,6 +25,7 @@ def usage(
     task: str | None = "task-1",
     tokens: tuple[int, int] = (1_000, 100),
     cost: float | None = 0.00055,
+    images: int = 0,
 ) -> UsageLog:
     return UsageLog(
         tenant_id=tenant,
@@ -36,6 +37,7 @@ def usage(
         input_tokens=tokens[0],
         output_tokens=tokens[1],
         total_tokens=sum(tokens),
+        image_tokens=images,
         cost_usd=cost,
         created_at=at,
     )
@@ -53,6 +55,7 @@ async def seed(store: Store, now: datetime) -> None:
             task="task-2",
             tokens=(2_000, 300),
             cost=0.0055,
+            images=1_290,  # a screenshot in hybrid mode
         ),
         usage("tenant-a", at=now - 40 * day),  # outside the default 30 days
         usage("tenant-b", at=now - 1 * day, tokens=(9_999, 9_999), cost=1.0),  # another tenant
@@ -80,6 +83,7 @@ async def test_default_is_last_30_days_by_day(api: ObservedApp) -> None:
         "inputTokens": 3_500,
         "outputTokens": 420,
         "totalTokens": 3_920,
+        "imageTokens": 1_290,
         "costUsd": pytest.approx(0.00625),
     }
     assert set(body["groups"][0]) == {
@@ -88,8 +92,10 @@ async def test_default_is_last_30_days_by_day(api: ObservedApp) -> None:
         "inputTokens",
         "outputTokens",
         "totalTokens",
+        "imageTokens",
         "costUsd",
     }
+    assert [g["imageTokens"] for g in body["groups"]] == [0, 1_290]
 
 
 @pytest.mark.parametrize(
@@ -184,6 +190,8 @@ async def test_task_cost(api: ObservedApp) -> None:
         220,
     )
     assert cost.cost_usd == pytest.approx(0.0013)
+    assert cost.image_tokens == 0
+    assert (await task_cost(api.store, "tenant-a", "task-2")).image_tokens == 1_290
     other_tenant = await task_cost(api.store, "tenant-b", "task-2")
     assert (other_tenant.calls, other_tenant.cost_usd) == (0, 0.0)
 

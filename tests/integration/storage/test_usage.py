@@ -97,3 +97,15 @@ async def test_usage_rows_are_immutable(store: Store) -> None:
     await store.usage.add(row)
     with pytest.raises(DuplicateKey):
         await store.usage.add(row.model_copy(update={"cost_usd": 0.0}))
+
+
+async def test_totals_sum_the_image_tokens_of_screenshots(store: Store) -> None:
+    """A screenshot sent in hybrid mode is billed as input; the rollup says how much of it."""
+    shot = usage(TENANT_A, task_id="t1", input_tokens=1_400, output_tokens=20, total_tokens=1_420, image_tokens=1_290, created_at=at(1, 9))
+    text = usage(TENANT_A, task_id="t1", input_tokens=300, output_tokens=10, total_tokens=310, created_at=at(1, 10))
+    other = usage(TENANT_B, task_id="t1", input_tokens=900, output_tokens=9, total_tokens=909, image_tokens=800, created_at=at(1, 11))
+    for row in (shot, text, other):
+        await store.usage.add(row)
+    [day] = await store.usage.totals(TENANT_A, at(1, 0, 0), at(2, 0, 0), "day")
+    assert (day.calls, day.input_tokens, day.image_tokens) == (2, 1_700, 1_290)
+    assert [t.image_tokens for t in await store.usage.totals(TENANT_A, at(1, 0, 0), at(2, 0, 0), "task")] == [1_290]

@@ -284,3 +284,22 @@ def test_visible_text_is_kept_when_the_name_overrides_it() -> None:
 def test_pages_without_containers_are_unchanged() -> None:
     page = page_from_html('<button id="a">Save</button><a id="b" href="/x">Help</a>')
     assert [(e.container, e.text) for e in page.elements] == [((), None), ((), None)]
+
+
+def test_an_entry_inside_a_bare_wrapper_is_still_an_entry() -> None:
+    """A classless div (an animation or layout wrapper) around one box of a list of repeated
+    boxes is looked through, wherever the wrapped box stands and however deep."""
+    field = '<div class="field"><label for="{id}">{label}</label><input id="{id}"></div>'
+    boxes = [field.format(id=f"f{n}", label=label) for n, label in enumerate(("Name", "Date of birth", "Notes"))]
+    for wrapped in range(3):
+        for depth in (1, 2):
+            shown = list(boxes)
+            shown[wrapped] = "<div>" * depth + shown[wrapped] + "</div>" * depth
+            page = page_from_html("<form>" + "".join(shown) + "<button>Save</button></form>")
+            assert [element(page, f"f{n}").container for n in range(3)] == [
+                ("item: Name",), ("item: Date of birth",), ("item: Notes",)
+            ], (wrapped, depth)
+    # A wrapper with a class, a role or text of its own is a box of its own: not looked through.
+    for wrapper in ('<div class="highlight">', '<div role="group">', "<div>New: "):
+        page = page_from_html("<form>" + boxes[0] + wrapper + boxes[1] + "</div></form>")
+        assert (element(page, "f0").container, element(page, "f1").container) == ((), ()), wrapper  # no twins left
