@@ -1,8 +1,8 @@
 """The extension against the Python reference client, measured in the same run:
 ``python -m bench.extension [--runs N] [--tasks clinic,prefs,people] [--out DIR]``.
 
-Starts one local Stepwise server (no model: the deterministic policy; its CORS allows the
-extension's id), serves the demo clinic and the extension's fixture sites
+Starts one local Stepwise server (no model: the deterministic policy; memory off, so run N does
+the same work as run 1; its CORS allows the extension's id), serves the demo clinic and the extension's fixture sites
 (:mod:`tests.e2e.extension.sites`), and loads the BUILT extension (``extension/dist``) into
 Debian's Chromium. Each task is played N times through each client, alternating (extension,
 client, extension, client …) so both see the same machine load:
@@ -44,6 +44,8 @@ REPO: Final = Path(__file__).resolve().parents[1]
 DEFAULT_OUT: Final = REPO / "bench" / "results" / "extension"
 MAX_STEPS: Final = 20
 TIMEOUT_S: Final = 120.0
+# Every run does the same work: no recipe replay, no skills learnt from earlier runs.
+NO_MEMORY_ENV: Final = {"STEPWISE_MEMORY_REPLAY": "false", "STEPWISE_MEMORY_SKILLS": "false"}
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,8 @@ def summarise(measures: Sequence[Measure], tasks: Sequence[BenchTask]) -> list[d
             row[f"{client}_ok"] = sum(m.success for m in mine)
             row[f"{client}_steps"] = statistics.median(m.steps for m in mine) if mine else None
             row[f"{client}_wall_s"] = round(statistics.median(m.wall_s for m in mine), 2) if mine else None
+            per_step = [m.wall_s / m.steps for m in mine if m.steps]
+            row[f"{client}_s_per_step"] = round(statistics.median(per_step), 2) if per_step else None
         ext_wall, py_wall = row["extension_wall_s"], row["python_wall_s"]
         row["ratio"] = round(ext_wall / py_wall, 2) if isinstance(ext_wall, float) and isinstance(py_wall, float) and py_wall else None
         rows.append(row)
@@ -160,13 +164,14 @@ def summarise(measures: Sequence[Measure], tasks: Sequence[BenchTask]) -> list[d
 
 def table(rows: Sequence[dict[str, object]]) -> str:
     lines = [
-        "| task | runs (ext / py) | completed + proven (ext / py) | median steps (ext / py) | median wall s (ext / py) | ratio ext/py |",
-        "|---|---|---|---|---|---|",
+        "| task | runs (ext / py) | completed + proven (ext / py) | median steps (ext / py) | median wall s (ext / py) | ratio ext/py | median s per step (ext / py) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['task']} | {r['extension_runs']} / {r['python_runs']} | {r['extension_ok']} / {r['python_ok']} | "
-            f"{r['extension_steps']} / {r['python_steps']} | {r['extension_wall_s']} / {r['python_wall_s']} | {r['ratio']} |"
+            f"{r['extension_steps']} / {r['python_steps']} | {r['extension_wall_s']} / {r['python_wall_s']} | {r['ratio']} | "
+            f"{r['extension_s_per_step']} / {r['python_s_per_step']} |"
         )
     return "\n".join(lines)
 
@@ -181,7 +186,7 @@ async def bench(runs: int, tasks: Sequence[BenchTask], out: Path) -> list[dict[s
     scratch = tempfile.TemporaryDirectory(prefix="stepwise-bench-ext-")
     tmp = Path(scratch.name)
     try:
-        with local_server(env={**NO_MODEL_ENV, "STEPWISE_EXTENSION_IDS": extension_id()}) as server:
+        with local_server(env={**NO_MODEL_ENV, **NO_MEMORY_ENV, "STEPWISE_EXTENSION_IDS": extension_id()}) as server:
             async with launch_extension() as ext:
                 await ext.configure(server.url, server.api_key)
                 for task in tasks:
@@ -199,7 +204,7 @@ async def bench(runs: int, tasks: Sequence[BenchTask], out: Path) -> list[dict[s
     rows = summarise(measures, tasks)
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     (out / "results.json").write_text(json.dumps({"at": stamp, "runs": runs, "summary": rows, "measures": [asdict(m) for m in measures]}, indent=2))
-    (out / "results.md").write_text(f"# LoadedExtension vs Python client ({stamp}, N={runs})\n\n{table(rows)}\n")
+    (out / "results.md").write_text(f"# The extension vs the Python client ({stamp}, N={runs})\n\n{table(rows)}\n")
     return rows
 
 
