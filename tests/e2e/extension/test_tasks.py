@@ -6,7 +6,7 @@ checkbox and a toast; a search → record → edit flow over real navigations).
 Each test proves three things: the panel says ``completed`` and every verdict it shows says
 success; the server's own task record (GET /api/tasks/{taskId}) is completed with every
 executed step verified; and the site's server recorded the change the goal asked for —
-exactly once.
+exactly once. And Stop in the panel ends a task before it acts again.
 
 The side panel is screenshotted during the clinic task (after two steps are shown) into the
 test's tmp dir; with ``STEPWISE_DOCS_SCREENSHOT=1`` the copy for the README is written to
@@ -15,6 +15,7 @@ test's tmp dir; with ``STEPWISE_DOCS_SCREENSHOT=1`` the copy for the README is w
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from pathlib import Path
@@ -84,3 +85,16 @@ async def test_a_search_then_an_edit_over_two_pages(ext: LoadedExtension, extens
     assert ext_sites.state.saves("person_saved") == [{"id": 3, "name": "Alan Turing", "phone": "555-0122", "team": "Sales"}]
     assert ext_sites.state.person("Ada Lovelace") == {"id": 1, "name": "Ada Lovelace", "phone": "555-0100", "team": "Engineering"}
     assert run.page.url.startswith(ext_sites.url + "/people.html?saved=")
+
+
+async def test_stop_from_the_panel_ends_the_task_before_the_save(ext: LoadedExtension, ext_sites: Sites) -> None:
+    goal = 'Search for "Alan", then edit Alan Turing and set his team to Sales'
+    run = await start(ext, ext_sites.url + "/people.html", goal)
+    await wait_steps(run.panel, 1)
+    await run.panel.click("#stop")
+    assert await run.finish() == "stopped", await run.status_text()
+    shown = len(await panel_steps(run.panel))
+    await asyncio.sleep(1.5)  # nothing more happens
+    assert len(await panel_steps(run.panel)) == shown
+    assert ext_sites.state.saves("person_saved") == []
+    assert await run.panel.is_enabled("#run") and not await run.panel.is_enabled("#stop")
