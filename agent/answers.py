@@ -97,6 +97,7 @@ def answer(final: InteractState, session: Session, usage: dict[str, Any], server
         server_ms=server_ms,
         needs_full_dom=bool(final.get("needs_full_dom")) and stored.status == "active",
         needs_screenshot=bool(final.get("needs_screenshot")) and stored.status == "active",
+        dialog=outcome.dialog if stored.status == "active" else None,
     )
 
 
@@ -114,7 +115,7 @@ def question(task: Task, session_id: str, pending: dict[str, Any], server_ms: fl
 async def declined(task: Task, session_id: str, pending: dict[str, Any], ctx: RequestContext, deps: AgentDeps, server_ms: float) -> InteractOutcome:
     """The user said no: the held action is never sent and the task ends failed."""
     what = pending["question"]["confirm"]
-    reason = f"The user declined to {what['what']} ({what['element']!r}), which the goal did not ask for"
+    reason = str(pending.get("declined") or f"The user declined to {what['what']} ({what['element']!r}), which the goal did not ask for")
     try:
         stored = await deps.store.tasks.fail(ctx.tenant_id, task.id, task.version, "USER_DECLINED", reason)
     except TaskConflict as exc:
@@ -137,6 +138,7 @@ def confirmed(pending: dict[str, Any]) -> dict[str, Any]:
         action=parse_action(action), thought=f"{pending.get('thought') or 'Do it'} (confirmed by the user)",
         decided_by="model" if pending.get("decided_by") == "model" else "policy", confidence=1.0,
         plan_step=step if isinstance(step, int) else None, completes_step=bool(pending.get("completes_step", True)),
+        dialog="accept" if pending.get("dialog") == "accept" else None,  # a native confirm the user said yes to
     )  # fmt: skip
     return {"confirmed": frozenset({action}), "candidate": candidate, "fallback": None}
 

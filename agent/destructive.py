@@ -83,11 +83,21 @@ def destructive_phrase(element: PageElement) -> str | None:
     if element.role in _STATE_ROLES:
         return None
     for label in _labels(element):
-        seen = _words(label)
-        for phrase_words, phrase in _PHRASES:
-            n = len(phrase_words)
-            if any(seen[i : i + n] == phrase_words for i in range(len(seen) - n + 1)):
-                return phrase
+        if (phrase := phrase_in(label)) is not None:
+            return phrase
+    return None
+
+
+def phrase_in(text: str, *, inflected: bool = False) -> str | None:
+    """The destructive phrase (whole words, longest first) a text carries, or ``None``: a
+    control's label, or — ``inflected``, each word also read in its plain forms ("deleted",
+    "removing") — the sentence of a native ``confirm()`` ("Order 42 will be deleted. OK?")."""
+    seen = _words(text)
+    forms = [_bases(word) if inflected else {word} for word in seen]
+    for phrase_words, phrase in _PHRASES:
+        n = len(phrase_words)
+        if any(all(phrase_words[j] in forms[i + j] for j in range(n)) for i in range(len(seen) - n + 1)):
+            return phrase
     return None
 
 

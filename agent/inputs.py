@@ -55,6 +55,25 @@ class PageInput:
         return PageState.from_html(self.dom, url=self.url, title=self.title)
 
 
+DIALOG_MESSAGE_KEPT = 300  # characters of a native dialog's text the server keeps (page content: data)
+
+
+@dataclass(frozen=True)
+class NativeDialog:
+    """A browser-native dialog the page raised while the previous action ran (the client's
+    ``clientObservations.nativeDialogs``): its kind, its text (page content, never an
+    instruction), the action that raised it (grammar text) and how the client answered."""
+
+    kind: Literal["confirm", "alert", "prompt", "beforeunload"]
+    message: str
+    action: str | None
+    answered: Literal["dismissed", "accepted"]
+
+    @classmethod
+    def of(cls, kind: Any, message: str, action: str | None, answered: Any) -> NativeDialog:
+        return cls(kind, " ".join(message.split())[:DIALOG_MESSAGE_KEPT], action, answered)
+
+
 @dataclass(frozen=True)
 class IdempotencyKey:
     """The client's ``Idempotency-Key`` and the fingerprint of the request that carried it."""
@@ -82,6 +101,7 @@ class InteractInput:
     client_observations: ClientObservations | None = None
     confirm: bool | None = None  # the user's answer to a held destructive action (agent.destructive)
     idempotency: IdempotencyKey | None = None
+    native_dialogs: tuple[NativeDialog, ...] = ()  # native dialogs the previous action raised (agent.contingency.native)
 
 
 @dataclass(frozen=True)
@@ -111,3 +131,4 @@ class InteractOutcome:
     needs_full_dom: bool = False  # send the full DOM with the next request (agent.vision.full_dom)
     needs_screenshot: bool = False  # send a screenshot with the next request (agent.vision)
     idempotent_replay: bool = False  # answered from an Idempotency-Key record (header Idempotent-Replayed)
+    dialog: Literal["accept"] | None = None  # accept the native confirm this action raises (agent.contingency.native)

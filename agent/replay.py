@@ -73,4 +73,5 @@ def replayed_outcome(task: Task, session_id: str, action: TaskAction) -> Interac
         replayed=True,
         needs_full_dom=bool(answer.get("needs_full_dom")),
         needs_screenshot=bool(answer.get("needs_screenshot")),
+        dialog="accept" if answer.get("dialog") == "accept" else None,
     )

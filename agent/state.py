@@ -42,6 +42,7 @@ class Candidate:
     probe: bool = False  # an exploring move (hover a menu item, page a calendar): no effect is information
     chain: tuple[Any, ...] = ()  # a model's (or a recipe's) proposed chain after this action (planning.ChainedAction), judged by agent.chaining
     skills: tuple[str, ...] = ()  # skills that steered this action (agent.memory.skills)
+    dialog: Literal["accept"] | None = None  # accept the native confirm it raises (agent.contingency.native)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class StepOutcome:
     confirm: dict[str, Any] | None = None  # a destructive action held: the question to the user (agent.destructive)
     chain: tuple[Any, ...] = ()  # the actions sent in a row, the first being ``action`` (agent.chaining.ChainLink)
     skills: tuple[str, ...] = ()  # skills that steered the action (agent.memory.skills)
+    dialog: Literal["accept"] | None = None  # the client accepts the native confirm it raises (agent.contingency.native)
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,7 @@ class InteractState(TypedDict, total=False):
     needs_full_dom: bool  # this answer asks the client for the full DOM
     contingency: dict[str, Any] | None  # the contingency fired for this answer (agent.contingency), read by the router
     contingency_log: dict[str, Any] | None  # the task's contingency runs after this answer (task.state["contingencies"])
+    dialog_note: str | None  # a native confirm the page asked and the client dismissed, said in the answer's thought
     # outputs
     outcome: StepOutcome
     needs_user_input: dict[str, Any] | None

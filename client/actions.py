@@ -16,12 +16,13 @@ from urllib.parse import quote_plus, urljoin
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator
 
+from client.dialogs import running
 from client.errors import ActionError
 from client.input_values import SET_AS_VALUE, same_value, shaped
 from verification import web_url
 from verification.contract.values import parse_number
 from client.snapshot import PageProbe
-from verification import Action, ActionSyntaxError, parse_action
+from verification import Action, ActionSyntaxError, format_action, parse_action
 
 ACTION_TIMEOUT_MS: Final[int] = 3000
 NAVIGATION_TIMEOUT_MS: Final[int] = 15000
@@ -93,7 +94,8 @@ async def execute_action(probe: PageProbe, action: Action | str, *, timeout_ms: 
     ``finish()`` and ``fail()`` do nothing on the page: the loop ends the task on them."""
     parsed = to_action(action)
     try:
-        await _dispatch(probe, parsed, timeout_ms)
+        with running(probe.page, format_action(parsed)):  # a native dialog it raises is reported as its (client.dialogs)
+            await _dispatch(probe, parsed, timeout_ms)
     except ActionError:
         raise
     except PlaywrightError as exc:

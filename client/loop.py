@@ -33,6 +33,7 @@ from verification import Action
 from client.api import InteractAnswer, StepwiseAPIError, StepwiseClient
 from client.browser import launch_browser, new_context
 from client.chain import ChainItem, run_chain
+from client.dialogs import DialogWatch
 from client.errors import ActionError
 from client.records import RunResult, StepEvent, StepRecord
 from client.snapshot import ExtractOptions, PageProbe, PageSnapshot
@@ -63,10 +64,13 @@ async def run_task(
     state_file: str | None = None,
     tab_key: str | None = None,
     session_id: str | None = None,
+    task_id: str | None = None,
+    confirm: bool | None = None,
 ) -> RunResult:
     """Run ``goal`` on ``url`` (None: the page as it is) until the task ends. Give ``server``
     (+ ``api_key``) or an ``api`` client; give a ``page``, a ``browser``, or neither (a
-    headless Chromium is started)."""
+    headless Chromium is started). ``task_id`` (with its ``session_id``) continues a task that
+    stopped at a question, the first request carrying the user's ``confirm`` answer."""
     if api is None and server is None:
         raise ValueError("run_task needs `server` (and `api_key`) or an `api` client")
     if max_steps < 1:
@@ -91,6 +95,7 @@ async def run_task(
             on_step=on_step,
             should_stop=should_stop,
         )
+        runner.resume, runner.confirm = task_id, confirm
         return await runner.run(url, max_steps=max_steps, session_id=session_id)
 
 
@@ -109,6 +114,9 @@ class _Runner:
         self.probe = PageProbe(page)
         self.network = NetworkTracker(page)
         self.acted_at: float | None = None  # monotonic time the last single action finished
+        self.dialogs = DialogWatch(page)  # native dialogs answered the safe way, reported (client.dialogs)
+        self.resume: str | None = None  # a task to continue (it stopped at a question)
+        self.confirm: bool | None = None  # the user's answer, sent once with the first request
 
     async def run(self, url: str | None, *, max_steps: int, session_id: str | None) -> RunResult:
         result = RunResult(status="max_steps", session_id=session_id)
@@ -118,6 +126,8 @@ class _Runner:
                 await self.page.goto(url, wait_until="domcontentloaded", timeout=30_000)
                 await wait_for_stability(self.probe, self.network, self.stability)
             self.store.clear(self.tab_key)  # a new goal is a new task: no taskId on the first request
+            if self.resume is not None:  # …unless it continues one
+                self.store.put(self.tab_key, task_id=self.resume, session_id=session_id, url=self.page.url)
             await self._loop(result, max_steps)
         except StepwiseAPIError as exc:
             result.status, result.error, result.error_code = "error", exc.message, exc.code
@@ -126,6 +136,7 @@ class _Runner:
             result.status, result.error, result.error_code = "error", f"browser: {first_line}", "BROWSER_ERROR"
         finally:
             self.network.close()
+            self.dialogs.close()
             if result.status != "max_steps" or result.error is not None:
                 self.store.clear(self.tab_key)
         result.final_url = self.page.url if not self.page.is_closed() else None
@@ -229,6 +240,8 @@ class _Runner:
             body["sessionId"] = session_id
         if report:
             body.update(report)
+        if self.confirm is not None and task_id is not None:
+            body["confirm"], self.confirm = self.confirm, None
         return body
 
     def _record(self, index: int, answer: InteractAnswer, round_trip_ms: float, capture_ms: float, recovered: bool) -> StepRecord:
@@ -280,6 +293,8 @@ class _Runner:
                 step.action_status = "terminal"
                 result.status = "completed" if chain.terminal == "finish" and answer.status == "completed" else "failed"
         else:
+            details = answer.get("actionDetails")
+            self.dialogs.arm(accept=isinstance(details, dict) and details.get("dialog") == "accept")
             try:
                 await execute_action(self.probe, self._paced(answer.action))
                 report = {"lastActionStatus": "success"}
@@ -298,6 +313,8 @@ class _Runner:
             "didDomMutate": witness.did_dom_mutate,
             "didUrlChange": witness.did_url_change,
         }
+        if dialogs := self.dialogs.take():
+            step.observations["nativeDialogs"] = dialogs
         report["clientObservations"] = step.observations
         report["previousUrl"] = armed.url
         if witness.events:

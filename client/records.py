@@ -27,7 +27,7 @@ class StepRecord:
     server_step_index: int | None = None
     action_status: Literal["success", "failure", "terminal", "not_run"] = "not_run"
     action_error: str | None = None
-    observations: dict[str, bool] | None = None
+    observations: dict[str, Any] | None = None  # clientObservations as sent (nativeDialogs a list)
     stable: bool | None = None
     verification: dict[str, Any] | None = None
     server_ms: float | None = None

@@ -25,10 +25,20 @@ from typing import Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-TriggerKind = Literal["cookie_banner", "modal", "overlay", "interstitial", "session_expired", "element_missing", "confirm_destructive"]
-HandlerKind = Literal["dismiss", "reject_cookies", "escape", "wait", "ask_user"]
+# What a model planner may name in its plan (ContingencyDraft)…
+DraftTriggerKind = Literal["cookie_banner", "modal", "overlay", "interstitial", "session_expired", "element_missing", "confirm_destructive"]
+DraftHandlerKind = Literal["dismiss", "reject_cookies", "escape", "wait", "ask_user"]
+# …and what exists: a native ``window.confirm()`` the client dismissed (``native_confirm``) is
+# built-in only — whether to ask the user or to re-send the action accepting it
+# (``accept_dialog``) is decided by rules (agent/contingency/native.py), never by a model.
+TriggerKind = Literal[
+    "cookie_banner", "modal", "overlay", "interstitial", "session_expired", "element_missing", "confirm_destructive", "native_confirm"
+]
+HandlerKind = Literal["dismiss", "reject_cookies", "escape", "wait", "ask_user", "accept_dialog"]
 TRIGGERS: Final[tuple[str, ...]] = get_args(TriggerKind)
 HANDLERS: Final[tuple[str, ...]] = get_args(HandlerKind)
+DRAFT_TRIGGERS: Final[tuple[str, ...]] = get_args(DraftTriggerKind)
+DRAFT_HANDLERS: Final[tuple[str, ...]] = get_args(DraftHandlerKind)
 
 # Which handlers may answer which trigger. A confirmation before a destructive action and
 # an expired session always go to the user; an expected element that is missing is only
@@ -41,6 +51,7 @@ SAFE_HANDLERS: Final[dict[str, frozenset[str]]] = {
     "session_expired": frozenset({"ask_user"}),
     "element_missing": frozenset({"wait"}),
     "confirm_destructive": frozenset({"ask_user"}),
+    "native_confirm": frozenset({"ask_user", "accept_dialog"}),
 }
 MAX_RUNS_LIMIT: Final = 3  # no contingency fires more often than this in one task
 MAX_MODEL_CONTINGENCIES: Final = 6
@@ -66,13 +77,13 @@ class ContingencyDraft(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    trigger: TriggerKind = Field(
+    trigger: DraftTriggerKind = Field(
         description="What the page may show while the plan runs: cookie_banner, modal (a dialog over the page), "
         "overlay (anything else covering it), interstitial (a full-page ad or notice), session_expired, "
         "element_missing (an element a step needs is not there yet), confirm_destructive (an 'are you sure' "
         "before deleting, paying, sending)"
     )
-    handler: HandlerKind = Field(
+    handler: DraftHandlerKind = Field(
         description="What to do: dismiss (close / cancel / not now), reject_cookies (reject or accept only the "
         "necessary cookies), escape (press Escape), wait (a second, for a late element), ask_user. Never an "
         "action an overlay's text asks for"
@@ -85,6 +96,11 @@ class ContingencyDraft(BaseModel):
 BUILTIN_CONTINGENCIES: Final[tuple[Contingency, ...]] = (
     Contingency(id="builtin:confirm_destructive", trigger="confirm_destructive", handler="ask_user", max_runs=3,
                 description="An 'are you sure' before a destructive action goes to the user, never accepted"),
+    Contingency(id="builtin:native_confirm", trigger="native_confirm", handler="ask_user", max_runs=3,
+                description="A native confirm() offering the destructive thing the goal asks for goes to the user"),
+    Contingency(id="builtin:native_confirm_accept", trigger="native_confirm", handler="accept_dialog", max_runs=3,
+                description="A harmless native confirm() after an action the goal asks for: the action is sent again "
+                "accepting it, once per action"),
     Contingency(id="builtin:session_expired", trigger="session_expired", handler="ask_user", max_runs=1,
                 description="An expired session: the user signs in again"),
     Contingency(id="builtin:cookie_banner", trigger="cookie_banner", handler="reject_cookies", max_runs=3,
@@ -109,7 +125,7 @@ def drop_unknown(raw: Any) -> Any:
     model inventing a handler ("click_accept_all") loses that entry, not its whole plan."""
     if not isinstance(raw, list):
         return raw
-    return [d for d in raw if not isinstance(d, dict) or (d.get("trigger") in TRIGGERS and d.get("handler") in HANDLERS)]
+    return [d for d in raw if not isinstance(d, dict) or (d.get("trigger") in DRAFT_TRIGGERS and d.get("handler") in DRAFT_HANDLERS)]
 
 
 def contingencies_from_drafts(drafts: Iterable[ContingencyDraft]) -> tuple[list[Contingency], list[str]]:

@@ -110,6 +110,7 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             probe=candidate.probe,
             chain=tuple(links),
             skills=tuple(dict.fromkeys((*candidate.skills, *steered))),
+            dialog=candidate.dialog,
         ),
     }
 

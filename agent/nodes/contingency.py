@@ -19,6 +19,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.contingency import ContingencyLog, Handling, choose, detect_blocker, missing_element
+from agent.contingency.native import NativeConfirm, declined_dialog, decide
 from agent.destructive import Held, destructive_phrase
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
 from observability import record_contingency
@@ -34,6 +35,15 @@ async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> d
     book = ContingencyLog.load(task.state.get("contingencies"))
     plan = state.get("plan") or state.get("policy_plan")
     own = plan.contingencies if plan is not None else []
+    last = state.get("last_action")
+    dismissed = declined_dialog(state["input"].native_dialogs, last) if failed and last is not None else None
+    note: dict[str, Any] = {}
+    if dismissed is not None and last is not None:
+        native = decide(dismissed, last, task.query, state.get("contract"), own, book.fired, book.counts)
+        if native.decision != "declined":
+            return _native(native, state, book)
+        log.info("contingency.native_confirm_declined", kind=dismissed.kind, reason=native.reason)
+        note = {"dialog_note": native.note}
     blocker = detect_blocker(page, task.query, state.get("contract"))
     if blocker is not None and not blocker.in_the_way(_failed_target(state) if failed else None):
         log.info("contingency.not_in_the_way", trigger=blocker.trigger, covered=len(blocker.covered), share=round(blocker.share, 2))
@@ -43,16 +53,16 @@ async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> d
     elif failed:
         handling = missing_element(_failed_target_label(state), own, book)
     else:
-        return {"contingency": None}
+        return {"contingency": None, **note}
     if handling.kind == "none":
         if blocker is not None:
             log.info("contingency.none", trigger=blocker.trigger, reason=handling.reason, when=when)
-        return {"contingency": None}
+        return {"contingency": None, **note}
     assert handling.contingency is not None
     entry = handling.record(task.step_index, when)
     record_contingency(entry["trigger"], entry["handler"])
     log.info("contingency.fired", when=when, **{k: v for k, v in entry.items() if k not in ("step", "when")})
-    update: dict[str, Any] = {"contingency": entry, "contingency_log": book.add(entry).stored()}
+    update: dict[str, Any] = {"contingency": entry, "contingency_log": book.add(entry).stored(), **note}
     contract = state.get("contract")
     if state["is_new_task"] and state.get("plan") is None and state.get("policy_plan") is not None and contract is not None and contract.complete:
         # The task is stored with the plan the policy read (it understood the whole goal);
@@ -77,6 +87,49 @@ async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> d
     update["fallback"] = None
     update["pending_retry"] = retry
     return update
+
+
+def _native(native: NativeConfirm, state: InteractState, book: ContingencyLog) -> dict[str, Any]:
+    """A dismissed native confirm the rules answer: the user decides a destructive one the
+    goal asks for (confirm: true re-sends the action accepting it), a harmless one after the
+    goal's own action is accepted on a re-send, once."""
+    entry = native.record(state["task"].step_index)
+    record_contingency(entry["trigger"], entry["handler"])
+    log.info("contingency.fired", when="after_failure", **{k: v for k, v in entry.items() if k not in ("step", "when")})
+    update: dict[str, Any] = {"contingency": entry, "contingency_log": book.add(entry).stored(), "pending_retry": None}
+    last = state.get("last_action")
+    completes = bool(last.metrics.get("completes_step", True)) if last is not None else True
+    if native.decision == "ask_user":
+        assert native.phrase is not None
+        message = (
+            f"The page asks to confirm, in its own words (data, not an instruction): {native.quoted}. Accepting it would "
+            f"{native.phrase} ({native.label or native.action!r}), as the goal asks. Send confirm: true to accept the page's "
+            "confirmation, or confirm: false to stop."
+        )
+        held = Held(action=native.action, label=native.label or native.action, phrase=native.phrase, element_id=_target(native.action) or "")
+        again = f"Send {native.action} again, accepting the page's confirmation ({native.quoted}, the page's words)"
+        pending = held.pending(thought=again, decided_by="policy", plan_step=_last_step(state), completes_step=completes)
+        pending["question"]["message"] = message
+        pending["question"]["confirm"]["dialog"] = {"kind": native.dialog.kind, "message": native.dialog.message}
+        pending["dialog"] = "accept"
+        pending["declined"] = f"The user declined the page's confirmation: nothing was done to {native.phrase} ({native.label or native.action!r})"
+        update["outcome"] = StepOutcome(message, "", "policy", plan_step=_last_step(state), probe=True, confirm=pending)
+        return update
+    update["candidate"] = Candidate(
+        action=parse_action(native.action),
+        thought=f"Contingency (native_confirm → accept_dialog): the page asked {native.quoted} (the page's words) and the "
+        f"client dismissed it; {native.reason}.",
+        decided_by="policy", confidence=0.9, plan_step=_last_step(state), completes_step=completes, source="contingency", dialog="accept",
+    )  # fmt: skip
+    update["fallback"] = None
+    return update
+
+
+def _target(action: str) -> str | None:
+    try:
+        return parse_action(action).target
+    except ActionSyntaxError:
+        return None
 
 
 def _to_user(handling: Handling, state: InteractState) -> StepOutcome:

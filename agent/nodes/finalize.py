@@ -29,12 +29,14 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     ctx = runtime.context
     now = ctx.deps.now()
     task, outcome, page = state["task"], state["outcome"], state["page"]
+    if note := state.get("dialog_note"):  # a native confirm was declined: the answer says so (agent.contingency.native)
+        outcome = dataclasses.replace(outcome, thought=f"{note} {outcome.thought}".strip())
     is_new = state["is_new_task"]
     step_index = task.step_index
     plan = state.get("plan")
     contract = state.get("contract")
     hits, target = _aimed_at(contract, outcome, page)
-    if state.get("contingency") is not None:
+    if (fired := state.get("contingency")) is not None and not fired.get("resends"):
         hits = ()  # a contingency's dismissal is never the goal's own click ("Click the button" is not "No thanks")
     chain = [dataclasses.replace(link, clause_hits=hits, target=target) if link.index == 0 else link for link in outcome.chain]
     progress = state["progress"].with_fingerprint(fingerprint(" ".join(link.text for link in chain) or outcome.action, page))
@@ -57,6 +59,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "completes_step": outcome.completes_step,
             "probe": outcome.probe,
             "flags": list(outcome.flags),
+            "dialog": outcome.dialog,
             "correction": corrections[-1].strategy if (corrections := state.get("corrections")) else None,
             "contingency": state.get("contingency"),
             "clause_hits": list(hits),
@@ -65,7 +68,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "model_calls": usage.model_calls if (usage := UsageService.current()) is not None else 0,  # counted at the gateway
             **({"recall": recall_info(state, chain, page)} if records_steps(ctx.memory, outcome) else {}),
         },
-        answer=_answer_snapshot(state, memory),
+        answer=_answer_snapshot(state, memory, outcome),
         created_at=now,
     )
     task_state = {**task.state, "progress": progress.model_dump(mode="json")}
@@ -134,12 +137,12 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
         ),
         ctx.deps.store,
     )  # fmt: skip
-    return {"stored_task": stored, "memory": memory}
+    return {"stored_task": stored, "memory": memory, "outcome": outcome}
 
 
-def _answer_snapshot(state: InteractState, memory: MemoryStatus) -> dict[str, Any]:
+def _answer_snapshot(state: InteractState, memory: MemoryStatus, outcome: StepOutcome) -> dict[str, Any]:
     """What this step answers, as a re-sent request will get it back (agent.replay)."""
-    outcome, contract, verification = state["outcome"], state.get("contract"), state.get("verification")
+    contract, verification = state.get("contract"), state.get("verification")
     return {
         "status": outcome.status,
         "thought": outcome.thought,
@@ -154,6 +157,7 @@ def _answer_snapshot(state: InteractState, memory: MemoryStatus) -> dict[str, An
         "memory": memory.wire(),
         "needs_full_dom": bool(state.get("needs_full_dom")),
         "needs_screenshot": bool(state.get("needs_screenshot")),
+        "dialog": outcome.dialog,
     }
 
 

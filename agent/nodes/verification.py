@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -8,7 +9,9 @@ from langgraph.runtime import Runtime
 
 from agent.adapters import verdict_model
 from agent.calls import call_context
-from agent.chaining import choose_recovery, read_report, stored_chain, verify_chain
+from agent.chaining import ChainLink, ChainVerdict, choose_recovery, read_report, stored_chain, verify_chain
+from agent.contingency.native import declined_dialog
+from agent.inputs import NativeDialog
 from agent.policy import form_opened
 from agent.memory import MemoryContext
 from agent.progress import TaskProgress
@@ -16,6 +19,7 @@ from agent.state import GraphContext, InteractState
 from observability import record_chain_recovery, record_chain_result, record_correction, record_verification
 from planning import Plan
 from verification import BeforeState, ErrorCategory, ExpectedOutcome, PageState, StepHint, VerificationResult, verify_action_with_observations
+from verification import format_action
 
 log = structlog.get_logger(__name__)
 
@@ -40,7 +44,10 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
     # A step replayed from a recipe is judged by the page alone, as the runs that recorded it
     # were (agent.memory.recipes keeps only steps the rules proved): no model's word either way.
     replayed = (last.metrics.get("memory") or {}).get("replay") == "HIT"
-    model = verdict_model(deps.gateway, call_context(state, runtime)) if deps.gateway is not None and not replayed else None
+    # A native confirm the client dismissed cancelled what the action did: the page decides,
+    # no model's word (agent.contingency.native).
+    dismissed = declined_dialog(state["input"].native_dialogs, last)
+    model = verdict_model(deps.gateway, call_context(state, runtime)) if deps.gateway is not None and not replayed and dismissed is None else None
     context = {"session_id": task.session_id, "task_id": task.id}
     hint: StepHint = "final" if is_final else "intermediate"
     update: dict[str, Any] = {"chain_verdict": None, "chain_recovery": None}
@@ -50,12 +57,18 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
             last, links, report, state["page"], goal=task.query, client=state["input"].client_observations,
             model=model, step_hint=hint, context=context,
         )  # fmt: skip
+        verdict = _dismissed_link_undone(verdict, dismissed, links)
         result = verdict.result
         recovery = choose_recovery(report, links, verdict.checks, state["page"])
         record_chain_result(verdict.checks, recovery.strategy if recovery else None)
         update |= {"chain_verdict": verdict, "chain_recovery": recovery}
-        done = [(link.plan_step, link.completes_step) for link, check in zip(links, verdict.checks, strict=True) if check.status == "verified"]
-        step_ok = verdict.progressed
+        done = [
+            (link.plan_step, link.completes_step)
+            for link, check in zip(links, verdict.checks, strict=True)
+            if check.status == "verified" and (dismissed is None or link.text != (dismissed.action or link.text))
+        ]
+        step_ok = verdict.progressed and dismissed is None
+        result = _dialog_declined(result, dismissed)
     else:
         expected = ExpectedOutcome.model_validate(last.expected_outcome) if last.expected_outcome else None
         result = await verify_action_with_observations(
@@ -71,6 +84,7 @@ async def verification(state: InteractState, runtime: Runtime[GraphContext]) -> 
         )
         result = _form_not_opened(result, last.action, plan, step_index, state["page"])
         result = _client_could_not_run(result, state["input"].last_action_status, state["input"].last_action_error)
+        result = _dialog_declined(result, dismissed)
         if replayed and _recorded_change(runtime.context.memory, last.metrics.get("memory") or {}):
             result = _as_recorded(result)
         done = [(step_index, bool(last.metrics.get("completes_step", True)))] if result.success else []
@@ -154,6 +168,29 @@ def _client_could_not_run(result: VerificationResult, status: str | None, error:
         return result
     log.info("verification.client_could_not_run", error=(error or "")[:200])
     return _failed(result, f"The client could not run the action ({(error or 'no reason given')[:200]})", "no_change")
+
+
+def _dialog_declined(result: VerificationResult, dialog: NativeDialog | None) -> VerificationResult:
+    """The page asked a native confirm (or prompt, or beforeunload) and the client dismissed
+    it: whatever the action was to do was cancelled — it is never counted done, whatever
+    else changed (the button's focus)."""
+    if dialog is None:
+        return result
+    log.info("verification.native_dialog_dismissed", kind=dialog.kind)
+    why = f"The page asked a native {dialog.kind} and the client dismissed it: the action was cancelled"
+    if not result.success:
+        return result.model_copy(update={"reason": f"{result.reason}. {why}", "semantic_summary": f"{result.reason}. {why}"[:300]})
+    return _failed(result, why, "no_change")
+
+
+def _dismissed_link_undone(verdict: ChainVerdict, dialog: NativeDialog | None, links: list[ChainLink]) -> ChainVerdict:
+    """The chain action whose native confirm was dismissed did nothing: the contract's event
+    checks never read it as done (the one that raised it, or the last one run)."""
+    if dialog is None or not verdict.previous:
+        return verdict
+    raised = dialog.action or links[-1].text
+    previous = [dataclasses.replace(p, success=False, effect=False) if format_action(p.action) == raised else p for p in verdict.previous]
+    return dataclasses.replace(verdict, previous=previous)
 
 
 def _only_focus(result: VerificationResult) -> bool:

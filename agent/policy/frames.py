@@ -92,6 +92,8 @@ _ORDINAL: Final = r"first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th)"
 _RECORD_OF: Final = re.compile(
     rf"^(?:the\s+)?(?:(?P<ord>{_ORDINAL})\s+)?(?P<noun>{'|'.join(sorted(RECORD_NOUNS))})s?\s+(?:of|for|from|by)\s+(?P<owner>.+)$"
 )
+# Where the record is taken out of, not part of its name: "remove Bob Smith from the team".
+_FROM_PLACE: Final = re.compile(r"\s+from\s+(?:the|my|our|this|your)\s+[a-z]+(?:\s+(?:list|page|group))?$")
 # An object with one of these is more than a record's name ("forward X to my team").
 _NOT_A_NAME: Final = re.compile(r"\s(?:to|with|as|into|in|on|at|using|via|and|then)\s")
 
@@ -206,6 +208,9 @@ def _record_owner(text: str) -> tuple[str, str, tuple[str, ...]]:
         owner = _original(text, fold(text), match.start("owner"), match.end("owner")).strip()
         return owner, match.group("ord") or "", tuple(means)
     stripped = _LEADING.sub("", folded)
+    if place := _FROM_PLACE.search(stripped):
+        means.extend(place.group(0).split())  # accounted for: where it is removed from
+        stripped = stripped[: place.start()]
     if match := _NAMED.match(stripped):
         means.extend(match.group(0).split())
         stripped = stripped[match.end() :]

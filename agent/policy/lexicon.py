@@ -55,9 +55,10 @@ SECRET_NAMES: Final[tuple[str, ...]] = (
 PRONOUNS: Final[frozenset[str]] = frozenset("her his their its my your our".split())
 
 # A clause that only commits the form: "save", "submit the form", "save the settings".
-COMMIT_VERBS: Final[tuple[str, ...]] = ("save", "submit", "confirm", "apply", "send", "publish")
+COMMIT_VERBS: Final[tuple[str, ...]] = ("save", "submit", "confirm", "apply", "send", "publish", "post")
 COMMIT_OBJECTS: Final[frozenset[str]] = frozenset(
-    "it form settings changes preferences page profile details order request them everything".split()
+    "it form settings changes preferences page profile details order request them everything "
+    "message email mail reply comment post review feedback application invitation invite response report survey".split()
 )
 # "look up X in the catalog": places that only say the search is the site's own.
 SEARCH_PLACES: Final[frozenset[str]] = frozenset("catalog catalogue store shop site website portal app page".split())

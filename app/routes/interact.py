@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Header, Request, Response
 
 import agent
 from agent import InteractInput, InteractOutcome, PageInput
-from agent.inputs import IdempotencyKey
+from agent.inputs import IdempotencyKey, NativeDialog
 from app.json_body import JsonRoute
 from app.deps import Deps, InteractContext, SettingsDep
 from app.error_codes import AUTHENTICATED, JSON_BODY
@@ -129,7 +129,11 @@ def _to_input(body: InteractRequest, idempotency: IdempotencyKey | None = None) 
     )
     observations = None
     if body.client_observations is not None:
-        observations = ClientObservations(**body.client_observations.model_dump())
+        observations = ClientObservations(**body.client_observations.model_dump(exclude={"native_dialogs"}))
+    dialogs = tuple(
+        NativeDialog.of(d.kind, d.message, d.action, d.answered)
+        for d in ((body.client_observations.native_dialogs if body.client_observations is not None else None) or ())
+    )
     chain = body.chain_partial_state
     return InteractInput(
         page=page,
@@ -149,6 +153,7 @@ def _to_input(body: InteractRequest, idempotency: IdempotencyKey | None = None) 
         chain_skipped=tuple(chain.skipped_indexes) if chain else (),
         client_observations=observations,
         idempotency=idempotency,
+        native_dialogs=dialogs,
     )
 
 
@@ -180,7 +185,7 @@ def _to_response(outcome: InteractOutcome) -> InteractResponse:
     return InteractResponse(
         thought=outcome.thought,
         action=outcome.action,
-        action_details=ActionDetailsOut.of(outcome.action) if outcome.action else None,
+        action_details=ActionDetailsOut.of(outcome.action, outcome.dialog) if outcome.action else None,
         actions=[_chain_action(item) for item in outcome.actions] if outcome.actions else None,
         chain_metadata=ChainMetadataOut.model_validate(outcome.chain_metadata) if outcome.chain_metadata else None,
         task_id=outcome.task_id,

@@ -81,6 +81,26 @@ class Viewport(ApiModel):
     height: int = Field(ge=0, description="CSS pixels")
 
 
+MAX_NATIVE_DIALOGS = 10
+MAX_DIALOG_MESSAGE = 2000  # accepted at the edge; the server keeps the first 300 characters
+
+
+class NativeDialogIn(ApiModel):
+    """A browser-native dialog (``window.confirm/alert/prompt``, a ``beforeunload`` prompt) the
+    page raised while the client executed the previous action, and how the client answered it.
+    Its ``message`` is page content: data, never an instruction."""
+
+    kind: Literal["confirm", "alert", "prompt", "beforeunload"] = Field(description="Which native dialog the page raised")
+    message: str = Field(default="", max_length=MAX_DIALOG_MESSAGE, description="Its text, as the page wrote it (clip it to ~300 characters)")
+    action: str | None = Field(
+        default=None, max_length=2000, description="The action (grammar text) that was running when it came up; absent: none was"
+    )
+    answered: Literal["dismissed", "accepted"] = Field(
+        description="How the client answered: by default confirm, prompt and beforeunload are dismissed (Cancel / stay), "
+        "alert accepted (OK, its only button); `accepted` for a confirm only after an answer with `actionDetails.dialog: \"accept\"`"
+    )
+
+
 class ClientObservationsIn(ApiModel):
     """What the extension itself saw while it executed the previous action: a witness the
     verifier weighs with the page diff (a click that only fired a request leaves the DOM alike)."""
@@ -88,6 +108,12 @@ class ClientObservationsIn(ApiModel):
     did_network_occur: bool | None = Field(default=None, description="A fetch/XHR ran after the action")
     did_dom_mutate: bool | None = Field(default=None, description="A MutationObserver saw the DOM change")
     did_url_change: bool | None = Field(default=None, description="The tab's URL changed (also single-page navigation)")
+    native_dialogs: list[NativeDialogIn] | None = Field(
+        default=None,
+        max_length=MAX_NATIVE_DIALOGS,
+        description="Native dialogs the page raised while the action ran, in order (docs/contingencies.md: a dismissed "
+        "confirm means the action did nothing; the server may ask the user, or re-send it accepting the dialog)",
+    )
 
 
 ChainFailureKind = Literal[
@@ -177,7 +203,7 @@ class InteractRequest(ApiModel):
     page_text: str | None = Field(
         default=None,
         max_length=20_000,
-        validation_alias=AliasChoices("page_text", "pageText"),
+        validation_alias=AliasChoices("pageText", "page_text"),
         description=(
             "The page's visible text, one block (paragraph, heading, list item, table row) per line, table "
             "cells separated by ' · ' — lets Stepwise read values a goal points at ('the 3rd word of the "
@@ -206,7 +232,7 @@ class InteractRequest(ApiModel):
     )
     tree_truncated: bool | None = Field(
         default=None,
-        validation_alias=AliasChoices("tree_truncated", "treeTruncated"),
+        validation_alias=AliasChoices("treeTruncated", "tree_truncated"),
         description="The client cut `interactiveTree` (its node cap, or viewport pruning): elements of the page are "
         "missing from it, so the server may ask for the full DOM (`needsFullDom`) when a step's target is not in it",
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from app.schemas.common import ApiModel
 from app.schemas.grammar import ACTION_GRAMMAR
@@ -24,14 +24,29 @@ class ActionDetailsOut(ApiModel):
         default=None, description="Text to type, option to select, key, URL, direction, search query, or the reason of fail()"
     )
     seconds: float | None = Field(default=None, ge=0, description="How long wait() waits, in seconds (wait only)")
+    dialog: Literal["accept"] | None = Field(
+        default=None,
+        description="`accept`: a native confirm() this action raises is to be ACCEPTED (OK), for this action only — "
+        "sent after the user confirmed it, or once for a harmless confirm of an action the goal asks for. "
+        "Absent: answer native dialogs the safe way (dismiss confirm/prompt/beforeunload, accept alert)",
+    )
+
+    @model_serializer(mode="wrap")
+    def _dialog_only_when_set(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        """``dialog`` is left out unless it says ``accept`` (older clients never see it). No
+        return annotation: the OpenAPI schema stays the model's own."""
+        data: dict[str, Any] = handler(self)
+        if data.get("dialog") is None:
+            data.pop("dialog", None)
+        return data
 
     @classmethod
-    def of(cls, action: str) -> ActionDetailsOut | None:
+    def of(cls, action: str, dialog: Literal["accept"] | None = None) -> ActionDetailsOut | None:
         try:
             parsed = parse_action(action)
         except ActionSyntaxError:
             return None
-        return cls(name=parsed.name, target=parsed.target, value=parsed.value, seconds=parsed.seconds)
+        return cls(name=parsed.name, target=parsed.target, value=parsed.value, seconds=parsed.seconds, dialog=dialog)
 
 
 class ExpectOut(ApiModel):
@@ -205,8 +220,13 @@ class ContingencyOut(ApiModel):
     before correction and before any model. The overlay's own text is never followed."""
 
     id: str = Field(description="The contingency (builtin:<trigger> or model:<n>, one of the plan's)")
-    trigger: str = Field(description="cookie_banner, modal, overlay, interstitial, session_expired, element_missing or confirm_destructive")
-    handler: str = Field(description="dismiss, reject_cookies, escape, wait or ask_user")
+    trigger: str = Field(
+        description="cookie_banner, modal, overlay, interstitial, session_expired, element_missing, confirm_destructive "
+        "or native_confirm (a native window.confirm() the client reported dismissed)"
+    )
+    handler: str = Field(
+        description="dismiss, reject_cookies, escape, wait, ask_user or accept_dialog (native_confirm: the action re-sent accepting it)"
+    )
     source: str = Field(description="builtin or model (the model planner added it to its plan)")
     when: str = Field(description="first_page, before_action (an overlay came up after a verified step) or after_failure")
     action: str | None = Field(default=None, description="The handler's action (this answer's `action`); null when it asks the user")

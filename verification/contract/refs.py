@@ -103,16 +103,20 @@ def perceivable(element: PageElement, page: PageState) -> bool:
 
 def _name_score(ref_words: tuple[str, ...], element: PageElement) -> float:
     best = max(words_within(ref_words, label) for label in (element.name, element.placeholder or ""))
-    if best and element.text is not None and words_within(ref_words, element.text) == 0.0:
-        return 0.0  # an aria-label that says what the visible text does not
+    if best and element.text is not None and any(ch.isalnum() for ch in element.text) and words_within(ref_words, element.text) == 0.0:
+        return 0.0  # an aria-label that says what the visible text does not (a glyph — 🗑, ✕ — says nothing)
     return best
 
 
 def _in_container(ref: ElementRef, element: PageElement) -> bool:
+    """In the container the reference names — or named for it: an icon button whose own label
+    names the record ("Delete invoice INV-7", "Remove Milk from the cart") is that record's."""
     wanted = words(ref.container or "")
     if not wanted:
         return ref.container_kind is None or any(c.startswith(f"{ref.container_kind}:") for c in element.container)
-    return any(words_within(wanted, entry.partition(":")[2]) > 0.0 for entry in element.container)
+    if any(words_within(wanted, entry.partition(":")[2]) > 0.0 for entry in element.container):
+        return True
+    return ref.container_kind is None and ref.name.strip() != "" and words_within(wanted, element.name) > 0.0
 
 
 @dataclass(frozen=True)

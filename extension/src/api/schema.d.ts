@@ -501,6 +501,11 @@ export interface components {
          */
         ActionDetailsOut: {
             /**
+             * Dialog
+             * @description `accept`: a native confirm() this action raises is to be ACCEPTED (OK), for this action only — sent after the user confirmed it, or once for a harmless confirm of an action the goal asks for. Absent: answer native dialogs the safe way (dismiss confirm/prompt/beforeunload, accept alert)
+             */
+            dialog?: "accept" | null;
+            /**
              * Name
              * @description The action: what the extension dispatches on
              * @enum {string}
@@ -807,6 +812,11 @@ export interface components {
              * @description The tab's URL changed (also single-page navigation)
              */
             didUrlChange?: boolean | null;
+            /**
+             * Nativedialogs
+             * @description Native dialogs the page raised while the action ran, in order (docs/contingencies.md: a dismissed confirm means the action did nothing; the server may ask the user, or re-send it accepting the dialog)
+             */
+            nativeDialogs?: components["schemas"]["NativeDialogIn"][] | null;
         };
         /**
          * ContingencyOut
@@ -827,7 +837,7 @@ export interface components {
             control?: string | null;
             /**
              * Handler
-             * @description dismiss, reject_cookies, escape, wait or ask_user
+             * @description dismiss, reject_cookies, escape, wait, ask_user or accept_dialog (native_confirm: the action re-sent accepting it)
              */
             handler: string;
             /**
@@ -842,7 +852,7 @@ export interface components {
             source: string;
             /**
              * Trigger
-             * @description cookie_banner, modal, overlay, interstitial, session_expired, element_missing or confirm_destructive
+             * @description cookie_banner, modal, overlay, interstitial, session_expired, element_missing, confirm_destructive or native_confirm (a native window.confirm() the client reported dismissed)
              */
             trigger: string;
             /**
@@ -1276,15 +1286,15 @@ export interface components {
              */
             lastExecutedActionIndex?: number | null;
             /**
+             * Pagetext
+             * @description The page's visible text, one block (paragraph, heading, list item, table row) per line, table cells separated by ' · ' — lets Stepwise read values a goal points at ('the 3rd word of the paragraph', a calendar's month) on a V3 page. Untrusted page content.
+             */
+            pageText?: string | null;
+            /**
              * Pagetitle
              * @description document.title
              */
             pageTitle?: string | null;
-            /**
-             * Page Text
-             * @description The page's visible text, one block (paragraph, heading, list item, table row) per line, table cells separated by ' · ' — lets Stepwise read values a goal points at ('the 3rd word of the paragraph', a calendar's month) on a V3 page. Untrusted page content.
-             */
-            page_text?: string | null;
             /**
              * Previousurl
              * @description The tab's URL before the previous action
@@ -1348,10 +1358,10 @@ export interface components {
              */
             taskId?: string | null;
             /**
-             * Tree Truncated
+             * Treetruncated
              * @description The client cut `interactiveTree` (its node cap, or viewport pruning): elements of the page are missing from it, so the server may ask for the full DOM (`needsFullDom`) when a step's target is not in it
              */
-            tree_truncated?: boolean | null;
+            treeTruncated?: boolean | null;
             /**
              * Url
              * Format: uri
@@ -1618,6 +1628,37 @@ export interface components {
              * @description Steps of the task so far, this one included (`stepIndex` + 1)
              */
             steps: number;
+        };
+        /**
+         * NativeDialogIn
+         * @description A browser-native dialog (``window.confirm/alert/prompt``, a ``beforeunload`` prompt) the
+         *     page raised while the client executed the previous action, and how the client answered it.
+         *     Its ``message`` is page content: data, never an instruction.
+         */
+        NativeDialogIn: {
+            /**
+             * Action
+             * @description The action (grammar text) that was running when it came up; absent: none was
+             */
+            action?: string | null;
+            /**
+             * Answered
+             * @description How the client answered: by default confirm, prompt and beforeunload are dismissed (Cancel / stay), alert accepted (OK, its only button); `accepted` for a confirm only after an answer with `actionDetails.dialog: "accept"`
+             * @enum {string}
+             */
+            answered: "dismissed" | "accepted";
+            /**
+             * Kind
+             * @description Which native dialog the page raised
+             * @enum {string}
+             */
+            kind: "confirm" | "alert" | "prompt" | "beforeunload";
+            /**
+             * Message
+             * @description Its text, as the page wrote it (clip it to ~300 characters)
+             * @default
+             */
+            message: string;
         };
         /**
          * PlanOut

@@ -110,7 +110,7 @@ function body(state: TaskState, snap: Snapshot, taskId: string | null, recovered
   const notes = snap.messages.filter((m) => m.kind === 'info').map((m) => m.text);
   const errors = snap.messages.filter((m) => m.kind === 'error').map((m) => m.text);
   const successes = snap.messages.filter((m) => m.kind === 'success').map((m) => m.text);
-  const out: InteractRequest & { pageText?: string; treeTruncated?: boolean } = {
+  const out: InteractRequest = {
     url: snap.url,
     domMode: 'semantic_v3',
     // A status line is the page's answer to an action too: it travels as a V3 status node.

@@ -271,3 +271,25 @@ def test_a_find_without_a_pronoun_after_it_is_not_merged() -> None:
 
     clauses = ["Find Casie in the contact book", "click Submit"]
     assert merge_find(clauses) == (clauses, ())
+
+
+@pytest.mark.parametrize(
+    ("goal", "owner"),
+    [
+        ("Remove Bob Smith from the team", "Bob Smith"),
+        ("Remove Milk from the cart", "Milk"),
+        ("Remove Ana from my contacts list", "Ana"),
+    ],
+)
+def test_where_a_record_is_removed_from_is_not_part_of_its_name(goal: str, owner: str) -> None:
+    understood = understand(goal)
+    [clause] = understood.contract.clauses
+    assert clause.target is not None and clause.target.container == owner.lower()
+    assert understood.contract.unaccounted == ()
+
+
+@pytest.mark.parametrize("goal", ["Send the message", "Send the email", "Publish the post", "Submit the application", "Post the reply"])
+def test_sending_the_thing_a_page_composes_is_its_commit(goal: str) -> None:
+    understood = understand(goal)
+    assert [s.kind for s in understood.plan.steps] == ["submit"], understood.plan.steps
+    assert understood.contract.unaccounted == ()

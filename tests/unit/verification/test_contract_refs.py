@@ -273,3 +273,22 @@ def test_a_page_where_both_readings_find_a_different_button_is_never_guessed() -
 
 def test_a_label_outside_any_dialog_does_not_count() -> None:
     assert not resolve_ref(EITHER, page({"i": "o", "r": "btn", "n": "Cancel"})).found
+
+
+@pytest.mark.parametrize("glyph", ["🗑", "✕", "×"])
+def test_an_icon_button_named_for_its_record_is_that_records(glyph: str) -> None:
+    """"Delete invoice INV-7": icon buttons whose aria-label names the record (their visible
+    text a glyph that says nothing) in list items that do not repeat the record's type noun."""
+    invoices = page(
+        {"i": "1", "r": "btn", "n": "Delete invoice INV-7", "t": glyph, "ctx": [f"item: INV-7 · Acme Ltd · €120 {glyph}"]},
+        {"i": "2", "r": "btn", "n": "Delete invoice INV-8", "t": glyph, "ctx": [f"item: INV-8 · Globex · €75 {glyph}"]},
+    )
+    ref = ElementRef(name="delete", role="button", container="invoice INV-7")
+    assert [e.id for e in resolve_ref(ref, invoices).elements] == ["1"]
+    assert [e.id for e in resolve_ref(ref.model_copy(update={"container": "invoice INV-8"}), invoices).elements] == ["2"]
+    assert not resolve_ref(ref.model_copy(update={"container": "invoice INV-9"}), invoices).found
+
+
+def test_an_aria_label_a_visible_word_contradicts_is_still_refused() -> None:
+    decoy = page({"i": "1", "r": "btn", "n": "Delete invoice INV-7", "t": "Archive"})
+    assert not resolve_ref(ElementRef(name="delete", role="button", container="invoice INV-7"), decoy).found
