@@ -203,7 +203,7 @@ class PageProbe:
             args = {
                 "prefix": prefix,
                 "floor": self._floors.get(prefix, 0),
-                "frame": index,
+                "frame": _frame_number(prefix),
                 "offset": offset,
                 "pruneToViewport": options.prune_to_viewport,
                 "maxNodes": max(options.max_nodes - len(tree), 1),
@@ -312,6 +312,13 @@ class PageProbe:
         if count == 0:
             raise ActionError(f"no element with id {element_id!r} on the page", code="ELEMENT_NOT_FOUND")
         return locator.first
+
+
+def _frame_number(prefix: str) -> int:
+    """A node's ``f``: 0 in the main frame, else the number of its frame's id prefix ("f2-" → 2),
+    given once per frame — the same number whatever other (cross-origin) frames the page holds,
+    as the extension numbers them."""
+    return int(prefix[1:-1]) if prefix else 0
 
 
 async def _frame_box(frame: Frame) -> dict[str, float] | None:

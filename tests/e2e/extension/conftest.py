@@ -51,3 +51,13 @@ async def extension(built_extension: Path) -> AsyncIterator[Extension]:
                 yield Extension(context=context, worker=worker, id=worker.url.split("/")[2])
             finally:
                 await context.close()
+
+
+# The fixtures of the other extension e2e tests (tasks, recovery, errors, security, parity):
+# tests/e2e/extension/fixtures.py.
+from tests.e2e.extension import fixtures as _more  # noqa: E402
+
+ext_sites_server = _more.ext_sites_server
+ext_sites = _more.ext_sites
+ext_unconfigured = _more.ext_unconfigured
+ext = _more.ext
