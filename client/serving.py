@@ -7,6 +7,20 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+def send_body(handler: BaseHTTPRequestHandler, status: int, body: bytes, content_type: str) -> None:
+    """Write a whole uncached response; a client that hung up first (a page navigating away)
+    is not an error of the server."""
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", content_type)
+        handler.send_header("Content-Length", str(len(body)))
+        handler.send_header("Cache-Control", "no-store")
+        handler.end_headers()
+        handler.wfile.write(body)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
 def serve_in_thread(
     handler: Callable[..., BaseHTTPRequestHandler], *, name: str, host: str = "127.0.0.1", port: int = 0
 ) -> tuple[str, Callable[[], None]]:

@@ -9,7 +9,7 @@ Run it alone with ``python -m client.demo_site.server --port 8765``.
 
 from __future__ import annotations
 
-from client.serving import serve_in_thread
+from client.serving import send_body, serve_in_thread
 
 import argparse
 import importlib.resources
@@ -90,12 +90,7 @@ def _handler(site: DemoSite) -> type[BaseHTTPRequestHandler]:
             return
 
         def _send(self, status: int, body: bytes, content_type: str) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
+            send_body(self, status, body, content_type)
 
         def _json(self, status: int, data: Any) -> None:
             self._send(status, json.dumps(data).encode(), "application/json")

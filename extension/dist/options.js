@@ -54,7 +54,7 @@
             lost += 1;
             continue;
           }
-          throw new ApiError(0, "UNREACHABLE", `${method} ${path} failed: ${error2 instanceof Error ? error2.message : String(error2)}`);
+          throw new ApiError(0, "UNREACHABLE", `${method} ${this.settings.serverUrl}${path} failed (is the server running at that address? see Settings): ${error2 instanceof Error ? error2.message : String(error2)}`);
         }
         if (response.status === 429 && rateLimited === 0) {
           rateLimited += 1;

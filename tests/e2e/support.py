@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client.serving import serve_in_thread
+from client.serving import send_body, serve_in_thread
 
 import os
 import shutil
@@ -52,15 +52,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(200, target.read_bytes(), "text/html; charset=utf-8")
 
     def _send(self, status: int, body: bytes, content_type: str) -> None:
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        send_body(self, status, body, content_type)
 
 
 def serve_test_pages() -> tuple[str, Callable[[], None]]:

@@ -66,7 +66,7 @@ export class StepwiseApi {
           lost += 1;
           continue;
         }
-        throw new ApiError(0, 'UNREACHABLE', `${method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new ApiError(0, 'UNREACHABLE', `${method} ${this.settings.serverUrl}${path} failed (is the server running at that address? see Settings): ${error instanceof Error ? error.message : String(error)}`);
       }
       if (response.status === 429 && rateLimited === 0) {
         rateLimited += 1;

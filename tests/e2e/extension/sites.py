@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any, Final
 
-from client.serving import serve_in_thread
+from client.serving import send_body, serve_in_thread
 
 PAGES: Final[Path] = Path(__file__).parent / "pages"
 INITIAL_PREFS: Final[dict[str, Any]] = {"language": "en", "summary": False, "sounds": True}
@@ -120,15 +120,7 @@ def _handler(state: FixtureState) -> type[BaseHTTPRequestHandler]:
             self._send(status, json.dumps(data).encode(), "application/json")
 
         def _send(self, status: int, body: bytes, content_type: str) -> None:
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
+            send_body(self, status, body, content_type)
 
     return Handler
 

@@ -25,11 +25,13 @@ async def test_a_wrong_api_key_is_a_readable_401(ext_unconfigured: LoadedExtensi
 
 
 async def test_a_server_that_is_down_is_an_error_not_a_hang(ext_unconfigured: LoadedExtension, ext_sites: Sites) -> None:
-    await ext_unconfigured.configure(f"http://127.0.0.1:{free_port()}", "sk-anything")
+    down = f"http://127.0.0.1:{free_port()}"
+    await ext_unconfigured.configure(down, "sk-anything")
     run = await start(ext_unconfigured, ext_sites.url + "/prefs.html", "Turn on the weekly summary email, then save")
     assert await run.finish(timeout_s=45) == "error"
     text = await run.status_text()
     assert len(text) > 10 and re.search(r"server|reach|connect|fetch|network", text, re.I), text
+    assert down in text, text  # the address it tried, to check against the options page
     assert ext_sites.state.events == []
 
 
