@@ -9,6 +9,8 @@ PIP    := $(PY) -m pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 CHROMIUM := /usr/bin/chromium
+# The bundled extension's id (its manifest key fixes it): `make run` lets it call the local server.
+EXTENSION_ID := gfhhbdigibclbkcedjipkjbpfcadmeam
 
 .PHONY: help run test demo install install-test install-bench chromium node extension extension-types bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-memory-skills bench-memory-replay bench-audit bench-vision clean
 
@@ -75,7 +77,7 @@ run: install
 	mkdir -p data
 	$(VENV)/bin/stepwise db init
 	$(VENV)/bin/stepwise keys dev --server http://$(HOST):$(PORT)
-	$(VENV)/bin/stepwise serve --host $(HOST) --port $(PORT)
+	STEPWISE_EXTENSION_IDS="$${STEPWISE_EXTENSION_IDS:-$(EXTENSION_ID)}" $(VENV)/bin/stepwise serve --host $(HOST) --port $(PORT)
 
 test: install-test chromium extension
 	$(PY) -m pytest $(PYTEST_ARGS)
