@@ -12,10 +12,14 @@ model — decides, from flags and fixed vocabularies only:
   asks for ("Delete order 42" → ``confirm("Delete order 42? …")``): the user is asked, with
   the same ``confirm`` question as a held destructive action; ``confirm: true`` re-sends the
   action with ``dialog: "accept"``;
+* a destructive confirm raised by an action the goal asks for, whose consequence the goal
+  does not name ("Click Reset settings" → "This will delete your saved preferences"): the
+  user is asked too, and the question says the goal did not name it — clicking again would
+  only raise it again;
 * a confirm with no destructive words after an action the goal asks for ("Save changes?" on
   Save): the action is re-sent once, accepting it (``accept_dialog``, once per action);
-* anything else (a destructive text the goal never asked for, a prompt, a confirm after an
-  action the goal does not ask for): it stays dismissed, and the answer says so.
+* anything else (a destructive confirm after an action the goal does not ask for, a prompt,
+  a harmless confirm after such an action): it stays dismissed, and the answer says so.
 
 The dialog's message is page content: it is matched against the destructive lexicon to
 classify the dialog and quoted (clipped, delimited) to the user — never followed.
@@ -59,6 +63,7 @@ class NativeConfirm:
     phrase: str | None  # the destructive phrase the dialog or its control carries
     reason: str
     contingency: Contingency | None = None
+    asked: bool = True  # the goal asks for the destructive thing itself (else only for the action that raised it)
 
     @property
     def quoted(self) -> str:
@@ -170,13 +175,16 @@ def decide(
     if last.metrics.get("dialog") == "accept":
         return declined("the action was sent to accept it, and the client dismissed it again (it cannot accept native dialogs)")
     if phrase is not None:
-        if not asked:
+        if not asked and not _asked_action(last, action, label, goal):
             return declined(f"it would {phrase}, which the goal does not ask for")
         chosen = spent("ask_user")
         if not chosen:
             return declined("the user was asked about such confirmations as often as this task allows")
-        why = "it would do the destructive thing the goal asks for: the user decides"
-        return NativeConfirm(dialog, "ask_user", action, label, phrase, why, chosen)
+        why = (
+            "it would do the destructive thing the goal asks for: the user decides" if asked
+            else f"the goal's own action would {phrase}, which the goal does not say: the user decides"
+        )
+        return NativeConfirm(dialog, "ask_user", action, label, phrase, why, chosen, asked=asked)
     if not _asked_action(last, action, label, goal):
         return declined("the action that raised it is not one the goal asks for")
     if any(f.get("trigger") == "native_confirm" and f.get("action") == action and f.get("resends") for f in fired):

@@ -68,13 +68,22 @@ def test_a_destructive_confirm_the_goal_asks_for_goes_to_the_user() -> None:
     assert choose(confirm("Are you sure?"), step(label="Delete"), "Delete order 42").decision == "ask_user"
 
 
-def test_a_destructive_confirm_the_goal_does_not_ask_for_stays_declined() -> None:
+def test_a_destructive_confirm_of_the_goals_own_action_that_the_goal_does_not_name_goes_to_the_user() -> None:
+    """"Click Reset settings" → "This will delete your saved preferences": the goal asks for the
+    click, not for the deletion — never accepted by the rules, never retried into the same
+    dialog: the user decides, told that the goal did not say it."""
     native = choose(confirm("Reset all settings? This will delete your saved preferences."), step(label="Reset settings", hits=("c1",)), "Click Reset settings")
+    assert native.decision == "ask_user" and not native.asked and "does not say" in native.reason
+    # A word a goal uses to ask for something destructive, with no whole phrase: still not harmless.
+    for message, label in (("Cancel your subscription?", "Manage plan"), ("Submit the payment now?", "Continue")):
+        native = choose(confirm(message), step(label=label, hits=("c1",)), f"Click {label}")
+        assert native.decision == "ask_user" and not native.asked, message
+
+
+def test_a_destructive_confirm_after_an_action_the_goal_does_not_ask_for_stays_declined() -> None:
+    native = choose(confirm("Reset all settings? This will delete your saved preferences."), step(label="Reset settings"), "Turn on dark mode")
     assert native.decision == "declined" and "does not ask" in native.reason
     assert "asked to confirm" in native.note and "declined" in native.note and "«Reset all settings?" in native.note
-    # A word a goal uses to ask for something destructive, with no whole phrase: still not harmless.
-    assert choose(confirm("Cancel your subscription?"), step(label="Manage plan", hits=("c1",)), "Click Manage plan").decision == "declined"
-    assert choose(confirm("Submit the payment now?"), step(label="Continue", hits=("c1",)), "Click Continue").decision == "declined"
 
 
 def test_a_harmless_confirm_after_the_goals_own_action_is_accepted_once() -> None:
