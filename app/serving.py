@@ -136,14 +136,20 @@ def _check_port_free(options: ServeOptions) -> None:
             ) from exc
 
 
-def listening_socket(options: ServeOptions) -> socket.socket:
-    """A bound, listening socket that shares its port with the other workers."""
+def worker_socket(options: ServeOptions) -> socket.socket:
+    """A socket bound to the port the other workers share, not yet listening.
+
+    The kernel hands each new connection to one of the port's *listening* sockets. A worker
+    that listened before its app had started (imports, the database, the graph: seconds on a
+    loaded machine) would be handed connections it cannot answer yet, and they would wait —
+    or time out — while the other workers idle. uvicorn starts the app first and only then
+    gives the socket to asyncio, which calls ``listen()``: a worker joins the rotation when
+    it is ready, a restarted one included. A taken port still fails here, at ``bind``."""
     family = socket.AF_INET6 if ":" in options.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((options.host, options.port))
-    sock.listen(2048)
     return sock
 
 
@@ -172,7 +178,7 @@ def _worker(options: ServeOptions, parent: int) -> None:  # runs in the child pr
     os.setpgrp()
     _die_with(parent)
 
-    _Server(options.uvicorn_config()).run(sockets=[listening_socket(options)])
+    _Server(options.uvicorn_config()).run(sockets=[worker_socket(options)])
 
 
 class _Supervisor:
