@@ -770,11 +770,12 @@
       let quietMs = null;
       try {
         const tab = await chrome.tabs.get(state.tabId);
-        if (tab.status === "complete" && networkSettled(network, state.tabId, config.networkIdleMs)) quietMs = await quiet(state.tabId);
+        if (tab.status === "complete") quietMs = await quiet(state.tabId);
       } catch {
         quietMs = null;
       }
-      if (quietMs !== null && quietMs >= config.domQuietMs) return { stable: true, waitedMs: Date.now() - started };
+      const settled = quietMs !== null && quietMs >= config.domQuietMs && networkSettled(network, state.tabId, config.networkIdleMs);
+      if (settled) return { stable: true, waitedMs: Date.now() - started };
       await sleep2(100);
     }
     return { stable: false, waitedMs: Date.now() - started };

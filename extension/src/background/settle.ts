@@ -87,11 +87,14 @@ export async function waitForStability(state: TaskState, config: Config = STABIL
     let quietMs: number | null = null;
     try {
       const tab = await chrome.tabs.get(state.tabId);
-      if (tab.status === 'complete' && networkSettled(network, state.tabId, config.networkIdleMs)) quietMs = await quiet(state.tabId);
+      // read even while requests load: after a navigation this is what injects the page script
+      // into the new document, and its DOM-quiet clock starts then
+      if (tab.status === 'complete') quietMs = await quiet(state.tabId);
     } catch {
       quietMs = null;
     }
-    if (quietMs !== null && quietMs >= config.domQuietMs) return { stable: true, waitedMs: Date.now() - started };
+    const settled = quietMs !== null && quietMs >= config.domQuietMs && networkSettled(network, state.tabId, config.networkIdleMs);
+    if (settled) return { stable: true, waitedMs: Date.now() - started };
     await sleep(100);
   }
   return { stable: false, waitedMs: Date.now() - started };
