@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from verification.contract.wording import RECORD_NOUNS
+
+__all__ = ["RECORD_NOUNS"]  # the policy's lexicon, with the verifier's record nouns
+
 # Intent → the verb phrases that express it at the start of a clause.
 INTENT_PHRASES: Final[dict[str, tuple[str, ...]]] = {
     "login": ("log in", "login", "log on", "log into", "sign in", "signin", "sign into"),
@@ -31,11 +35,8 @@ MESSAGE_NOUNS: Final[frozenset[str]] = frozenset(
 RECORD_ACTIONS: Final[tuple[str, ...]] = ("delete", "remove", "trash", "star", "flag", "mark", "archive")
 # Record verbs whose button is named by another word on most sites.
 RECORD_BUTTON: Final[dict[str, str]] = {"reply to": "reply"}
-# Nouns after a possessive that only say which record: "Chen Wei's account".
-RECORD_NOUNS: Final[frozenset[str]] = frozenset(
-    "account profile record entry row card item message email mail post comment order user contact file ticket thread "
-    "conversation note review task issue".split()
-)
+# Nouns after a possessive that only say which record, "Chen Wei's account": RECORD_NOUNS, shared
+# with the verifier (which also looks for "the file report.pdf" as "report.pdf").
 # Record verbs that open a form: the values set after them are saved by the form's commit.
 EDIT_VERBS: Final[frozenset[str]] = frozenset({"edit"})
 

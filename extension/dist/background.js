@@ -634,9 +634,85 @@
     return null;
   }
 
+  // src/background/network.ts
+  var RESPONDED_GRACE_MS = 1e3;
+  var NetworkTracker = class {
+    constructor(now = Date.now) {
+      this.now = now;
+    }
+    inFlight = /* @__PURE__ */ new Map();
+    lastActivity = /* @__PURE__ */ new Map();
+    started = /* @__PURE__ */ new Map();
+    /** Count this tab's requests from now on (idempotent). */
+    watch(tabId) {
+      if (this.lastActivity.has(tabId)) return;
+      this.lastActivity.set(tabId, this.now());
+      this.started.set(tabId, 0);
+    }
+    /** Stop counting (the task ended, the tab closed). */
+    unwatch(tabId) {
+      this.lastActivity.delete(tabId);
+      this.started.delete(tabId);
+      for (const [id, request] of this.inFlight) if (request.tabId === tabId) this.inFlight.delete(id);
+    }
+    watching(tabId) {
+      return this.lastActivity.has(tabId);
+    }
+    onStart(requestId, tabId, url, type) {
+      if (!this.watching(tabId) || type === "websocket" || url.startsWith("data:")) return;
+      this.inFlight.set(requestId, { tabId, respondedAt: null });
+      this.started.set(tabId, (this.started.get(tabId) ?? 0) + 1);
+      this.lastActivity.set(tabId, this.now());
+    }
+    onResponse(requestId) {
+      const request = this.inFlight.get(requestId);
+      if (!request) return;
+      request.respondedAt = this.now();
+      this.lastActivity.set(request.tabId, this.now());
+    }
+    onDone(requestId) {
+      const request = this.inFlight.get(requestId);
+      if (!request) return;
+      this.inFlight.delete(requestId);
+      if (this.watching(request.tabId)) this.lastActivity.set(request.tabId, this.now());
+    }
+    /** Requests of the tab still loading (a response older than the grace no longer counts). */
+    inFlightCount(tabId) {
+      const now = this.now();
+      let count = 0;
+      for (const request of this.inFlight.values()) {
+        if (request.tabId !== tabId) continue;
+        if (request.respondedAt === null || now - request.respondedAt < RESPONDED_GRACE_MS) count += 1;
+      }
+      return count;
+    }
+    /** How long the tab's network has been idle; 0 while a request loads, null when not watched. */
+    idleMs(tabId) {
+      const last = this.lastActivity.get(tabId);
+      if (last === void 0) return null;
+      if (this.inFlightCount(tabId) > 0) return 0;
+      return this.now() - last;
+    }
+    /** Requests started in the tab since it was watched (compare two readings). */
+    seen(tabId) {
+      return this.started.get(tabId) ?? null;
+    }
+  };
+  var network = new NetworkTracker();
+  function listen(tracker = network) {
+    const filter = { urls: ["<all_urls>"] };
+    chrome.webRequest.onBeforeRequest.addListener((details) => {
+      tracker.onStart(details.requestId, details.tabId, details.url, details.type);
+      return void 0;
+    }, filter);
+    chrome.webRequest.onResponseStarted.addListener((details) => tracker.onResponse(details.requestId), filter);
+    chrome.webRequest.onCompleted.addListener((details) => tracker.onDone(details.requestId), filter);
+    chrome.webRequest.onErrorOccurred.addListener((details) => tracker.onDone(details.requestId), filter);
+  }
+
   // src/background/settle.ts
-  var STABILITY = { minWaitMs: 300, domQuietMs: 500, maxWaitMs: 5e3 };
-  var CHAIN_GAP = { minWaitMs: 100, domQuietMs: 100, maxWaitMs: 2e3 };
+  var STABILITY = { minWaitMs: 300, domQuietMs: 500, networkIdleMs: 500, maxWaitMs: 5e3 };
+  var CHAIN_GAP = { minWaitMs: 100, domQuietMs: 100, networkIdleMs: 200, maxWaitMs: 2e3 };
   var sleep2 = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   async function arm(tabId) {
     const tab = await chrome.tabs.get(tabId);
@@ -647,7 +723,8 @@
     } catch {
       docId = "";
     }
-    return { docId, url: tab.url ?? "", at: Date.now() };
+    network.watch(tabId);
+    return { docId, url: tab.url ?? "", at: Date.now(), requests: network.seen(tabId) ?? 0 };
   }
   async function witness(tabId, armed) {
     const tab = await chrome.tabs.get(tabId);
@@ -662,7 +739,9 @@
     if (!seen || seen.docId !== armed.docId) {
       return { didDomMutate: true, didNetworkOccur: true, didUrlChange, navigated: true, events: [] };
     }
-    return { didDomMutate: seen.didDomMutate, didNetworkOccur: seen.didNetworkOccur, didUrlChange, navigated: false, events: seen.events };
+    const requests = network.seen(tabId);
+    const started = requests !== null && armed.requests !== void 0 && requests > armed.requests;
+    return { didDomMutate: seen.didDomMutate, didNetworkOccur: seen.didNetworkOccur || started, didUrlChange, navigated: false, events: seen.events };
   }
   async function quiet(tabId) {
     const tab = await chrome.tabs.get(tabId);
@@ -680,6 +759,10 @@
     }
     return least;
   }
+  function networkSettled(tracker, tabId, idleMs) {
+    const idle = tracker.idleMs(tabId);
+    return idle === null || idle >= idleMs;
+  }
   async function waitForStability(state, config = STABILITY) {
     const started = Date.now();
     await sleep2(config.minWaitMs);
@@ -691,7 +774,8 @@
       } catch {
         quietMs = null;
       }
-      if (quietMs !== null && quietMs >= config.domQuietMs) return { stable: true, waitedMs: Date.now() - started };
+      const settled = quietMs !== null && quietMs >= config.domQuietMs && networkSettled(network, state.tabId, config.networkIdleMs);
+      if (settled) return { stable: true, waitedMs: Date.now() - started };
       await sleep2(100);
     }
     return { stable: false, waitedMs: Date.now() - started };
@@ -897,6 +981,7 @@
   async function drive(tabId, resumed = false) {
     if (driving.has(tabId)) return;
     driving.add(tabId);
+    network.watch(tabId);
     const keepAlive = setInterval(() => {
       void chrome.runtime.getPlatformInfo();
     }, KEEP_ALIVE_MS);
@@ -923,6 +1008,7 @@
     } finally {
       clearInterval(keepAlive);
       driving.delete(tabId);
+      network.unwatch(tabId);
     }
   }
   var isDriving = (tabId) => driving.has(tabId);
@@ -1270,5 +1356,6 @@
       }
     })();
   });
+  listen();
   void resumeAll();
 })();

@@ -96,6 +96,26 @@ async def test_remove_a_member_from_cards_asks_then_removes(page: Page, pages_ur
     assert await page.locator(".card[data-name='Carol Diaz']").count() == 1
 
 
+async def test_a_file_named_with_its_kind_in_a_table_of_bare_delete_buttons(page: Page, pages_url: str, server: LocalServer, tmp_path: Path) -> None:
+    """Rows say "report.pdf", never "file report.pdf"; every button says only "Delete". The
+    row that carries the name is the one asked about, and only its file goes."""
+    goal = "Delete the file report.pdf"
+    asked = await _asked(goal, pages_url + "/pages/native_files.html", page, server, tmp_path)
+    assert "Permanently remove report.pdf?" in (asked.error or "")
+    assert await _answers(page) == [["report.pdf", False]]
+    resumed = await _run(goal, None, page, server, tmp_path, task_id=asked.task_id, session_id=asked.session_id, confirm=True)
+    assert resumed.status == "completed", (resumed.status, resumed.error_code, resumed.error, _story(resumed))
+    assert await _answers(page) == [["report.pdf", False], ["report.pdf", True]]
+    assert await page.locator("#files tr").evaluate_all("rows => rows.map(r => r.dataset.name)") == ["budget.xlsx", "notes.txt"]
+
+
+async def test_an_undoable_archive_of_a_project_tile_is_accepted_once_without_asking(page: Page, pages_url: str, server: LocalServer, tmp_path: Path) -> None:
+    result = await _run("Archive project Gemini", pages_url + "/pages/native_projects.html", page, server, tmp_path)
+    assert result.status == "completed", (result.status, result.error_code, result.error, _story(result))
+    assert await _answers(page) == [["Gemini", False], ["Gemini", True]]  # dismissed, then accepted once on the re-send
+    assert await page.locator(".tile").evaluate_all("tiles => tiles.map(t => t.dataset.name)") == ["Apollo", "Mercury"]
+
+
 async def test_a_destructive_confirm_the_goal_does_not_ask_for_is_never_accepted(page: Page, pages_url: str, server: LocalServer, tmp_path: Path) -> None:
     result = await _run("Click Reset settings", pages_url + "/pages/native_settings.html", page, server, tmp_path)
     # The goal asks for the click, not for deleting the preferences: the user decides.

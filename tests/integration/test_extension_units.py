@@ -57,7 +57,7 @@ def test_the_extension_unit_tests_pass_and_its_parser_agrees_with_the_server(tmp
     cases_file = tmp_path / "cases.json"
     cases_file.write_text(json.dumps([{"text": text} for text in CASES + MALFORMED]), encoding="utf-8")
     done = subprocess.run(
-        [node, "--test", "test/shared.test.mjs", "test/dialogs.test.mjs"],
+        [node, "--test", *sorted(f"test/{p.name}" for p in (EXTENSION / "test").glob("*.test.mjs"))],
         cwd=EXTENSION, env={**os.environ, "STEPWISE_ACTION_CASES": str(cases_file)},
         capture_output=True, text=True, timeout=120, check=False,
     )

@@ -26,7 +26,7 @@ from typing import Final
 from verification.contract.captions import named_by_caption
 from verification.contract.model import ElementRef, RefRole
 from verification.contract.records import exact_entries, in_open_view
-from verification.contract.wording import fold, words, words_within
+from verification.contract.wording import fold, record_names, words, words_within
 from verification.elements import PageElement
 from verification.page import PageState
 
@@ -114,8 +114,9 @@ def _in_container(ref: ElementRef, element: PageElement) -> bool:
     wanted = words(ref.container or "")
     if not wanted:
         return ref.container_kind is None or any(c.startswith(f"{ref.container_kind}:") for c in element.container)
-    if any(words_within(wanted, entry.partition(":")[2]) > 0.0 for entry in element.container):
-        return True
+    for name in record_names(wanted):
+        if any(words_within(name, entry.partition(":")[2]) > 0.0 for entry in element.container):
+            return True
     return ref.container_kind is None and ref.name.strip() != "" and words_within(wanted, element.name) > 0.0
 
 

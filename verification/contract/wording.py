@@ -26,6 +26,15 @@ _GLYPHS: Final = str.maketrans({"×": " x ", "✕": " x ", "✖": " x ", "╳": 
 _EQUIVALENT: Final[dict[str, str]] = {"close": "x", "dismiss": "x", "trash": "delete"}
 _WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 
+# Nouns that say what kind of record a name belongs to ("Chen Wei's account", "the file
+# report.pdf", "project Gemini"). A list of records of one kind rarely repeats the kind in each
+# entry — the table's heading or the page's title says it once — so a record named with its kind
+# is also looked for by its name alone (:func:`record_names`).
+RECORD_NOUNS: Final[frozenset[str]] = frozenset(
+    "account profile record entry row card item message email mail post comment order user contact file ticket thread "
+    "conversation note review task issue project invoice document folder product customer member event booking".split()
+)
+
 
 @lru_cache(maxsize=8192)
 def fold(text: str) -> str:
@@ -81,3 +90,11 @@ def words_within(wanted: tuple[str, ...], text: str) -> float:
             return 0.0
         quality = min(quality, best)
     return quality * min(1.0, len(wanted) / len(seen))
+
+
+def record_names(wanted: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The ways an entry may carry a record's name: all its words, or, when it starts with the
+    record's kind ("file report.pdf"), the name without it ("report.pdf")."""
+    if len(wanted) > 1 and wanted[0] in RECORD_NOUNS:
+        return (wanted, wanted[1:])
+    return (wanted,)

@@ -5,6 +5,7 @@ import { StepwiseApi } from '../api/client';
 import type { PanelCommand } from '../shared/messages';
 import { FINAL, allTasks, loadSettings, loadTask, newTask, saveTask } from '../shared/state';
 import { type Control, controlKey, drive, isDriving } from './loop';
+import { listen } from './network';
 
 const DEFAULT_MAX_STEPS = 30;
 
@@ -106,6 +107,10 @@ chrome.tabs.onRemoved.addListener((tabId) => {
     }
   })();
 });
+
+// Top level, before anything awaits: the network listeners (a listener registered later would
+// miss the events that woke the worker).
+listen();
 
 // Top level: a worker that starts (first install, browser start, or a restart after being
 // stopped) resumes the tasks it left running.

@@ -13,6 +13,7 @@ import {
 } from '../shared/state';
 import { hookFor, runChain, runSingle, takeBack } from './execute';
 import { capture, type Snapshot } from './frames';
+import { network } from './network';
 import { arm, waitForStability, witness } from './settle';
 
 const driving = new Set<number>();
@@ -33,6 +34,7 @@ async function control(tabId: number): Promise<Control> {
 export async function drive(tabId: number, resumed = false): Promise<void> {
   if (driving.has(tabId)) return;
   driving.add(tabId);
+  network.watch(tabId);
   // An extension API call resets the worker's idle timer: a long wait() or a slow answer does not get it stopped.
   const keepAlive = setInterval(() => { void chrome.runtime.getPlatformInfo(); }, KEEP_ALIVE_MS);
   try {
@@ -58,6 +60,7 @@ export async function drive(tabId: number, resumed = false): Promise<void> {
   } finally {
     clearInterval(keepAlive);
     driving.delete(tabId);
+    network.unwatch(tabId);
   }
 }
 

@@ -1,13 +1,15 @@
 // After an action: the witness (what the action did) and the stability wait (the page settled
 // before it is captured): at least MIN_WAIT_MS, then the DOM quiet for DOM_QUIET_MS in every
-// captured frame and the document loaded, bounded by MAX_WAIT_MS (capture anyway then).
+// captured frame, the document loaded and the tab's network idle for NETWORK_IDLE_MS (no
+// request in flight: network.ts), bounded by MAX_WAIT_MS (capture anyway then).
 import type { Armed, TaskState } from '../shared/state';
 import type { QuietResult, WitnessResult } from '../shared/messages';
 import { FrameGone, ask, inject, ready, snapshotFrames } from './frames';
+import { type NetworkTracker, network } from './network';
 
-export const STABILITY = { minWaitMs: 300, domQuietMs: 500, maxWaitMs: 5000 } as const;
-export const CHAIN_GAP = { minWaitMs: 100, domQuietMs: 100, maxWaitMs: 2000 } as const;
-type Config = { minWaitMs: number; domQuietMs: number; maxWaitMs: number };
+export const STABILITY = { minWaitMs: 300, domQuietMs: 500, networkIdleMs: 500, maxWaitMs: 5000 } as const;
+export const CHAIN_GAP = { minWaitMs: 100, domQuietMs: 100, networkIdleMs: 200, maxWaitMs: 2000 } as const;
+type Config = { minWaitMs: number; domQuietMs: number; networkIdleMs: number; maxWaitMs: number };
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -21,7 +23,8 @@ export async function arm(tabId: number): Promise<Armed> {
   } catch {
     docId = '';
   }
-  return { docId, url: tab.url ?? '', at: Date.now() };
+  network.watch(tabId);
+  return { docId, url: tab.url ?? '', at: Date.now(), requests: network.seen(tabId) ?? 0 };
 }
 
 export interface Witnessed {
@@ -46,7 +49,10 @@ export async function witness(tabId: number, armed: Armed): Promise<Witnessed> {
   if (!seen || seen.docId !== armed.docId) {
     return { didDomMutate: true, didNetworkOccur: true, didUrlChange, navigated: true, events: [] };
   }
-  return { didDomMutate: seen.didDomMutate, didNetworkOccur: seen.didNetworkOccur, didUrlChange, navigated: false, events: seen.events };
+  // the page's resource timings, or the network stack's count (a worker restarted since `arm` has none)
+  const requests = network.seen(tabId);
+  const started = requests !== null && armed.requests !== undefined && requests > armed.requests;
+  return { didDomMutate: seen.didDomMutate, didNetworkOccur: seen.didNetworkOccur || started, didUrlChange, navigated: false, events: seen.events };
 }
 
 async function quiet(tabId: number): Promise<number | null> {
@@ -67,6 +73,12 @@ async function quiet(tabId: number): Promise<number | null> {
   return least;
 }
 
+/** The network part of the wait: idle long enough, or not watched (a worker restarted mid-wait). */
+export function networkSettled(tracker: NetworkTracker, tabId: number, idleMs: number): boolean {
+  const idle = tracker.idleMs(tabId);
+  return idle === null || idle >= idleMs;
+}
+
 /** Wait as the contract says; `stable` false when the bound was hit. */
 export async function waitForStability(state: TaskState, config: Config = STABILITY): Promise<{ stable: boolean; waitedMs: number }> {
   const started = Date.now();
@@ -75,11 +87,14 @@ export async function waitForStability(state: TaskState, config: Config = STABIL
     let quietMs: number | null = null;
     try {
       const tab = await chrome.tabs.get(state.tabId);
+      // read even while requests load: after a navigation this is what injects the page script
+      // into the new document, and its DOM-quiet clock starts then
       if (tab.status === 'complete') quietMs = await quiet(state.tabId);
     } catch {
       quietMs = null;
     }
-    if (quietMs !== null && quietMs >= config.domQuietMs) return { stable: true, waitedMs: Date.now() - started };
+    const settled = quietMs !== null && quietMs >= config.domQuietMs && networkSettled(network, state.tabId, config.networkIdleMs);
+    if (settled) return { stable: true, waitedMs: Date.now() - started };
     await sleep(100);
   }
   return { stable: false, waitedMs: Date.now() - started };

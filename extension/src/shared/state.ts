@@ -53,6 +53,7 @@ export interface Armed {
   docId: string;
   url: string;
   at: number;
+  requests?: number; // requests the tab had started (network.ts) when armed; absent in older records
 }
 
 export interface TaskState {

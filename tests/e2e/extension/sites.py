@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -44,10 +45,12 @@ class FixtureState:
     prefs: dict[str, Any] = field(default_factory=lambda: dict(INITIAL_PREFS))
     people: list[dict[str, Any]] = field(default_factory=lambda: copy.deepcopy(list(INITIAL_PEOPLE)))
     events: list[tuple[str, Any]] = field(default_factory=list)
+    save_delay_s: float = 0.0  # how long a save's POST takes to answer (a slow backend)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def reset(self) -> None:
         with self.lock:
+            self.save_delay_s = 0.0
             self.prefs = dict(INITIAL_PREFS)
             self.people = copy.deepcopy(list(INITIAL_PEOPLE))
             self.events.clear()
@@ -93,6 +96,7 @@ def _handler(state: FixtureState) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 self._json(400, {"error": "bad json"})
                 return
+            time.sleep(state.save_delay_s)
             if path == "/api/prefs":
                 with state.lock:
                     state.prefs = {key: body.get(key, value) for key, value in state.prefs.items()}

@@ -67,6 +67,8 @@ async def test_the_clinic_demo(ext: LoadedExtension, extension_server: LocalServ
     assert run.page.url == demo.url + "/patients"
     assert await run.page.locator("td", has_text="Jas").count() == 1
     assert any(str(s["action"]).startswith("setValue(") and '"Jas"' in str(s["action"]) for s in record["steps"])
+    # the save answers after 0.6 s with the DOM quiet: the wait counted the request, no wait() was needed
+    assert not [s["action"] for s in record["steps"] if str(s["action"]).startswith("wait(")], record["steps"]
     assert await run.panel.locator("#evidence").inner_text() != ""
 
 
@@ -76,6 +78,22 @@ async def test_a_settings_form_with_a_select_a_checkbox_and_a_toast(ext: LoadedE
     await assert_completed(run, extension_server)
     assert ext_sites.state.saves("prefs_saved") == [{"language": "fr", "summary": True, "sounds": True}]
     assert await run.page.locator("#toast").inner_text() == "Preferences saved"
+
+
+async def test_a_slow_save_is_waited_for_not_retried_or_waited_on_by_the_server(
+    ext: LoadedExtension, extension_server: LocalServer, ext_sites: Sites
+) -> None:
+    """The save's POST takes 1.5 s while the DOM stays quiet: the stability wait counts the
+    request in flight (chrome.webRequest), so the page sent after Save already shows the toast
+    — no wait() step, no second click, one save, as many steps as with a fast backend."""
+    ext_sites.state.save_delay_s = 1.5
+    goal = 'Select "German" from Language, check Weekly summary email and click Save preferences'
+    run = await start(ext, ext_sites.url + "/prefs.html", goal)
+    record = await assert_completed(run, extension_server)
+    actions = [str(s["action"]) for s in record["steps"]]
+    assert not [a for a in actions if a.startswith("wait(")], actions
+    assert ext_sites.state.saves("prefs_saved") == [{"language": "de", "summary": True, "sounds": True}]
+    assert len(actions) <= 3, actions
 
 
 async def test_a_search_then_an_edit_over_two_pages(ext: LoadedExtension, extension_server: LocalServer, ext_sites: Sites) -> None:

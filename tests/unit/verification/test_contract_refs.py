@@ -289,6 +289,30 @@ def test_an_icon_button_named_for_its_record_is_that_records(glyph: str) -> None
     assert not resolve_ref(ref.model_copy(update={"container": "invoice INV-9"}), invoices).found
 
 
+def test_a_record_named_with_its_kind_is_found_in_entries_that_only_carry_its_name() -> None:
+    """"Delete the file report.pdf", "Archive project Gemini": a table of files or a grid of
+    projects says the kind once (a heading), not in each entry; every entry's button says only
+    "Delete"/"Archive". The name alone picks the entry; a name no entry carries finds nothing,
+    and a kind word that is the whole name is not dropped."""
+    files = page(
+        {"i": "1", "r": "btn", "n": "Delete", "ctx": ["row: budget.xlsx 48 KB Delete"]},
+        {"i": "2", "r": "btn", "n": "Delete", "ctx": ["row: report.pdf 2.1 MB Delete"]},
+        {"i": "3", "r": "btn", "n": "Delete", "ctx": ["row: notes.txt 3 KB Delete"]},
+    )
+    ref = ElementRef(name="delete", role="button", container="file report.pdf")
+    assert [e.id for e in resolve_ref(ref, files).elements] == ["2"]
+    assert [e.id for e in resolve_ref(ref.model_copy(update={"container": "report.pdf"}), files).elements] == ["2"]
+    assert not resolve_ref(ref.model_copy(update={"container": "file summary.pdf"}), files).found
+    assert not resolve_ref(ref.model_copy(update={"container": "file"}), files).found
+    projects = page(
+        {"i": "7", "r": "btn", "n": "Archive", "ctx": ["card: Apollo 12 tasks Archive"]},
+        {"i": "8", "r": "btn", "n": "Archive", "ctx": ["card: Gemini 4 tasks Archive"]},
+    )
+    assert [e.id for e in resolve_ref(ElementRef(name="archive", role="button", container="project Gemini"), projects).elements] == ["8"]
+    # a word that is not a record's kind is never dropped: "Orion Gemini" is not "Gemini"
+    assert not resolve_ref(ElementRef(name="archive", role="button", container="Orion Gemini"), projects).found
+
+
 def test_an_aria_label_a_visible_word_contradicts_is_still_refused() -> None:
     decoy = page({"i": "1", "r": "btn", "n": "Delete invoice INV-7", "t": "Archive"})
     assert not resolve_ref(ElementRef(name="delete", role="button", container="invoice INV-7"), decoy).found
