@@ -713,6 +713,7 @@
   // src/background/settle.ts
   var STABILITY = { minWaitMs: 300, domQuietMs: 500, networkIdleMs: 500, maxWaitMs: 5e3 };
   var CHAIN_GAP = { minWaitMs: 100, domQuietMs: 100, networkIdleMs: 200, maxWaitMs: 2e3 };
+  var FIRST_POLL_MS = 100;
   var sleep2 = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   async function arm(tabId) {
     const tab = await chrome.tabs.get(tabId);
@@ -765,7 +766,7 @@
   }
   async function waitForStability(state, config = STABILITY) {
     const started = Date.now();
-    await sleep2(config.minWaitMs);
+    await sleep2(Math.min(config.minWaitMs, FIRST_POLL_MS));
     while (Date.now() - started < config.maxWaitMs) {
       let quietMs = null;
       try {
@@ -775,7 +776,7 @@
         quietMs = null;
       }
       const settled = quietMs !== null && quietMs >= config.domQuietMs && networkSettled(network, state.tabId, config.networkIdleMs);
-      if (settled) return { stable: true, waitedMs: Date.now() - started };
+      if (settled && Date.now() - started >= config.minWaitMs) return { stable: true, waitedMs: Date.now() - started };
       await sleep2(100);
     }
     return { stable: false, waitedMs: Date.now() - started };

@@ -9,6 +9,7 @@ import { type NetworkTracker, network } from './network';
 
 export const STABILITY = { minWaitMs: 300, domQuietMs: 500, networkIdleMs: 500, maxWaitMs: 5000 } as const;
 export const CHAIN_GAP = { minWaitMs: 100, domQuietMs: 100, networkIdleMs: 200, maxWaitMs: 2000 } as const;
+const FIRST_POLL_MS = 100;
 type Config = { minWaitMs: number; domQuietMs: number; networkIdleMs: number; maxWaitMs: number };
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -82,7 +83,9 @@ export function networkSettled(tracker: NetworkTracker, tabId: number, idleMs: n
 /** Wait as the contract says; `stable` false when the bound was hit. */
 export async function waitForStability(state: TaskState, config: Config = STABILITY): Promise<{ stable: boolean; waitedMs: number }> {
   const started = Date.now();
-  await sleep(config.minWaitMs);
+  // Polled from the start, not after the minimum: after a navigation the first read that finds
+  // the new document complete injects the page script, and its DOM-quiet clock starts there.
+  await sleep(Math.min(config.minWaitMs, FIRST_POLL_MS));
   while (Date.now() - started < config.maxWaitMs) {
     let quietMs: number | null = null;
     try {
@@ -94,7 +97,7 @@ export async function waitForStability(state: TaskState, config: Config = STABIL
       quietMs = null;
     }
     const settled = quietMs !== null && quietMs >= config.domQuietMs && networkSettled(network, state.tabId, config.networkIdleMs);
-    if (settled) return { stable: true, waitedMs: Date.now() - started };
+    if (settled && Date.now() - started >= config.minWaitMs) return { stable: true, waitedMs: Date.now() - started };
     await sleep(100);
   }
   return { stable: false, waitedMs: Date.now() - started };
