@@ -6,7 +6,8 @@ template (its values as variables, bound again from the next goal and never stor
 for each verified action the fingerprint of the page it was decided on
 (:mod:`agent.memory.fingerprint`: the interactive skeleton, no text) and its target's
 semantics (role, accessible name, label, container; never ids or positions). Waits,
-scrolls, failed actions and the dead ends a correction left behind are not part of it.
+scrolls, exploring moves (a tab or section opened, the next page, to find a target), failed
+actions and the dead ends a correction left behind are not part of it.
 
 Two verified runs of the same flow promote it (:data:`PROMOTE_AFTER`): one recipe per page
 skeleton the flow was verified on, the runs counted over the flow (:func:`same_flow`), so a
@@ -62,6 +63,12 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
         fingerprint, targets = info.get("fingerprint"), info.get("targets") or []
         if not verdict or not isinstance(fingerprint, str) or not _page_proved(verdict):
             continue  # only what the page proved (a model's verdict is a claim)
+        if step.metrics.get("probe"):
+            # An exploring move (a tab opened, a section expanded, a scroll, the next page) to
+            # find a target: where the target is belongs to this page's data, not to the flow —
+            # the link "{v1}" was behind Tab #3 once, it is in the open tab the next time. Never
+            # replayed: at that step the policy looks again, and the recipe resumes after it.
+            continue
         texts = [str(link.get("action")) for link in step.actions] if step.actions else [step.action]
         checks = {int(c.get("index", -1)): c.get("status") for c in verdict.get("chain") or [] if isinstance(c, Mapping)}
         if not checks and not verdict.get("success"):
