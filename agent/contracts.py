@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from agent.confirmation import confirm_label, confirmation_asked
 from agent.page_meaning import read_on_page
 from agent.policy import understand, unaccounted
 from agent.policy.coverage import grounded
@@ -67,6 +68,9 @@ def previous_step(last: TaskAction | None, result: VerificationResult | None, pa
     except ActionSyntaxError:
         return None
     lines = [line for line in result.observations if not line.startswith(_UNINFORMATIVE)]
+    asks = None
+    if action.name == "click" and result.success and page is not None:
+        asks = confirmation_asked(action.target, (last.before_state or {}).get("skeleton"), page)
     return PreviousStep(
         step=last.step_index,
         action=action,
@@ -75,6 +79,7 @@ def previous_step(last: TaskAction | None, result: VerificationResult | None, pa
         effect=shows_effect(last, result, page),
         observation=(lines[0] if lines else result.reason)[:300],
         element=last.metrics.get("target"),
+        confirming=confirm_label(asks) if asks is not None else None,
     )
 
 
@@ -225,6 +230,7 @@ def contract_summary(contract: Contract) -> dict[str, Any]:
                 "status": result.status,
                 "detail": result.detail,
                 "unproven": result.unproven,
+                "awaiting": result.awaiting,
                 "evidence": result.evidence.model_dump(mode="json") if result.evidence is not None else None,
                 "read": read.model_dump(mode="json") if (read := contract.reads.get(clause.id)) is not None else None,
             }

@@ -8,7 +8,9 @@ control still reachable (a full-page cover leaves only its own). The overlay's *
 decides the handler (``planning.contingency``):
 
 * ``confirm_destructive`` — an overlay offering the destructive thing the goal itself asks
-  for ("Delete" in an "Are you sure?" after "Delete Bob's record"): the user confirms it;
+  for ("Delete" in an "Are you sure?" after "Delete Bob's record"), or the control a clause
+  waits for: a page — a dialog or a whole new page — that asks to confirm the destructive
+  click the goal's clause made (:mod:`agent.confirmation`): the user confirms it;
 * ``session_expired`` — the page says the session ended and offers to sign in again;
 * ``cookie_banner`` — its controls or the page mention cookies / consent;
 * ``interstitial`` — a cover outside any dialog that offers to skip it;
@@ -64,6 +66,8 @@ class Blocker:
     in_dialog: bool
 
     share: float = 1.0  # of the page's visible elements, the share it covers
+    confirms: PageElement | None = None  # the control a clause's destructive click waits for
+
 
     def covers(self, element_id: str | None) -> bool:
         return element_id is not None and element_id in self.covered
@@ -75,7 +79,7 @@ class Blocker:
         that offers a control to close it and is no widget of the page (an open suggestion
         list or menu covers the fields below it, and Escape would close it). A sticky header
         over a row scrolled under it, or a menu over a few links, is not."""
-        if self.in_dialog or self.trigger == "session_expired":
+        if self.in_dialog or self.trigger == "session_expired" or self.confirms is not None:
             return True
         if any(c.role in WIDGET_ROLES for c in self.controls) or not any(_name(c) in CLOSERS for c in self.controls):
             return False  # an open suggestion list or menu is the page's own widget; a cover with no closer is not one to close
@@ -131,11 +135,26 @@ def classify(page: PageState, controls: tuple[PageElement, ...], in_dialog: bool
     return "interstitial" if names & _SKIP else "overlay"
 
 
+def awaited(page: PageState, contract: Contract | None) -> PageElement | None:
+    """The control on this page that a clause's destructive click is waiting for
+    (``ClauseResult.awaiting``): the page's question, whether or not it covers anything —
+    disabled too ("type DELETE to confirm"): the question is there, only not answerable."""
+    if contract is None:
+        return None
+    waiting = {fold(r.awaiting) for r in contract.results.values() if r.awaiting and r.status == "pending"}
+    if not waiting:
+        return None
+    shown = (e for e in page.elements if not e.hidden and not e.occluded and e.frame == 0)
+    return next((e for e in shown if _name(e) in waiting), None)
+
+
 def detect_blocker(page: PageState, goal: str, contract: Contract | None = None) -> Blocker | None:
     """The overlay covering the page, or ``None``. A session-expired page is reported even
-    when it covers nothing (it replaced the page)."""
+    when it covers nothing (it replaced the page); so is a confirmation a clause waits for."""
     covered = covered_ids(page)
     controls, in_dialog = overlay_controls(page)
+    if (control := awaited(page, contract)) is not None:
+        return Blocker("confirm_destructive", (control,), covered, in_dialog, confirms=control)
     if not covered:
         reachable = tuple(e for e in page.elements if e.actionable)
         signing_in = "login" in words(goal)  # "Sign in again" is then the goal, not in its way

@@ -135,7 +135,9 @@ def choose(
             spent = True
             continue
         if contingency.handler == "ask_user":
-            control = goal_confirms(blocker.controls, goal, contract) if blocker.trigger == "confirm_destructive" else None
+            control = None
+            if blocker.trigger == "confirm_destructive":
+                control = blocker.confirms or goal_confirms(blocker.controls, goal, contract)
             return Handling("ask_user", contingency.description, contingency, control=control, trigger=blocker.trigger)
         action, control = _handler_action(contingency, blocker, last_sent)
         if action is not None:

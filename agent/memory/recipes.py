@@ -69,6 +69,10 @@ def recorded(steps: Sequence[tuple[TaskAction, Mapping[str, Any] | None]]) -> li
             # the link "{v1}" was behind Tab #3 once, it is in the open tab the next time. Never
             # replayed: at that step the policy looks again, and the recipe resumes after it.
             continue
+        if step.metrics.get("user_confirmed"):
+            # Sent because the user said yes to it (a held destructive click, a page's "are
+            # you sure?"): a yes is for that task only. Never replayed: the next task asks again.
+            continue
         texts = [str(link.get("action")) for link in step.actions] if step.actions else [step.action]
         checks = {int(c.get("index", -1)): c.get("status") for c in verdict.get("chain") or [] if isinstance(c, Mapping)}
         if not checks and not verdict.get("success"):

@@ -137,11 +137,19 @@ def _to_user(handling: Handling, state: InteractState) -> StepOutcome:
     """A destructive confirmation is held for the user (confirm: true sends the click on
     the dialog's control); an expired session ends the step for the user to sign in."""
     control = handling.control
+    if handling.trigger == "confirm_destructive" and control is not None and control.disabled:
+        label = control.text or control.name or control.id
+        reason = (
+            f"The page asks to confirm the last step with {label!r}, which it does not allow yet (the control is disabled: "
+            "the page may want something typed first). Nothing was confirmed; only you can finish it."
+        )
+        return StepOutcome(reason, format_action(Action(name="fail", value=reason[:300])), "policy", status="failed",
+                           failure_code="CONFIRMATION_UNAVAILABLE", failure_reason=reason)  # fmt: skip
     if handling.trigger == "confirm_destructive" and control is not None:
         held = Held(
             action=format_action(Action(name="click", target=control.id)),
             label=control.text or control.name or control.id,
-            phrase=destructive_phrase(control) or "confirm",
+            phrase=destructive_phrase(control) or "go ahead with what the previous click started",
             element_id=control.id,
         )
         message = f"The page asks to confirm: {held.label!r} would {held.phrase}. Send confirm: true to do it, or confirm: false to stop."

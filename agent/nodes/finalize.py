@@ -60,6 +60,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "probe": outcome.probe,
             "flags": list(outcome.flags),
             "dialog": outcome.dialog,
+            "user_confirmed": bool(outcome.action) and outcome.action in state.get("confirmed", frozenset()),
             "correction": corrections[-1].strategy if (corrections := state.get("corrections")) else None,
             "contingency": state.get("contingency"),
             "clause_hits": list(hits),

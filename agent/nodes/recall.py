@@ -40,6 +40,11 @@ async def recall(state: InteractState, runtime: Runtime[GraphContext]) -> dict[s
         if active_or_none is None:
             return {"memory": MemoryStatus(miss_reason="this task is not replaying a recipe")}
         active = _rewound(active_or_none, state)
+        contract = state.get("contract")
+        if contract is not None and any(r.awaiting and r.status == "pending" for r in contract.results.values()):
+            # The page asks "are you sure?" of the goal's own destructive click: only the user
+            # answers that (agent.confirmation), never a recipe — whatever an older one recorded.
+            return {"memory": MemoryStatus("FALLBACK", "the page asks the user to confirm", recipe_id=active.recipe_id), "recall": active}
         recipe = next((r for r in memory.recipes if r.id == active.recipe_id and r.status == "promoted"), None)
         if recipe is None:
             return {"memory": MemoryStatus("FALLBACK", "the recipe is no longer promoted", recipe_id=active.recipe_id), "recall": None}

@@ -135,6 +135,11 @@ class ClauseOut(ApiModel):
     status: Literal["pending", "holds", "failed"] = Field(description="pending: not yet shown; holds: shown; failed: cannot hold")
     detail: str = Field(description="Why the clause is in this state")
     unproven: bool = Field(description="Its work was done and verified, but the page shows no result to prove it")
+    awaiting: str | None = Field(
+        default=None,
+        description="The page asks to confirm this clause's action with the control of this label "
+        "(a destructive click answered by 'Are you sure?'): the clause holds only once that control is clicked and verified",
+    )
     evidence: EvidenceOut | None = Field(default=None, description="What showed the clause holds, once it does")
     read: EvidenceOut | None = Field(
         default=None,

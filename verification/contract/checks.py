@@ -61,6 +61,7 @@ class PreviousStep:
     effect: bool  # the URL changed or the interactive elements/messages changed
     observation: str  # the verification's line that says so
     element: str | None = None  # the target as it was described when the action was issued
+    confirming: str | None = None  # the page after it asks to confirm it with this control (agent.confirmation)
 
 
 # ---- the page now -------------------------------------------------------------------------
@@ -187,10 +188,20 @@ def clause_hits(contract: Contract, action: Action, page: PageState) -> tuple[st
             continue
         if action.target is None:
             continue
+        if _confirms(contract.result(clause.id).awaiting, action.target, page):
+            hits.append(clause.id)  # the confirmation the clause's own click opened
+            continue
         acted = next((e for e in matches(clause.target, page) if e.id == action.target), None)
         if acted is not None and not _mostly_other_words(clause.target.name, acted):
             hits.append(clause.id)
     return tuple(hits)
+
+
+def _confirms(awaiting: str | None, target: str, page: PageState) -> bool:
+    if not awaiting:
+        return False
+    element = next((e for e in page.elements if e.id == target), None)
+    return element is not None and fold(awaiting) in {fold(element.text or ""), fold(element.name), fold(element.value or "")}
 
 
 # A label the named words make up less of than this is something else that mentions them: a
@@ -229,6 +240,14 @@ def _event(clause: Clause, contract: Contract, previous: PreviousStep | None) ->
         what = "; ".join(c.description for c in missing)
         return ClauseResult(id=clause.id, status="pending", detail=f"step {previous.step} was done before this held: {what}")
     evidence = Evidence(step=previous.step, observation=previous.observation, element=previous.element)
+    if previous.confirming:
+        return ClauseResult(
+            id=clause.id,
+            status="pending",
+            evidence=evidence,
+            awaiting=previous.confirming,
+            detail=f"step {previous.step} worked, but the page asks to confirm it with {previous.confirming!r}: not done until confirmed",
+        )
     if clause.effect and not previous.effect:
         return ClauseResult(
             id=clause.id,

@@ -229,6 +229,10 @@ class ClauseResult(BaseModel):
         default=False,
         description="The work for it was done and verified, but the page shows no result to prove it",
     )
+    awaiting: str | None = Field(
+        default=None,
+        description="The page asks to confirm the clause's action with this control; a verified click on it proves the clause",
+    )
 
 
 class Contract(BaseModel):

@@ -734,6 +734,11 @@ export interface components {
         /** ClauseOut */
         ClauseOut: {
             /**
+             * Awaiting
+             * @description The page asks to confirm this clause's action with the control of this label (a destructive click answered by 'Are you sure?'): the clause holds only once that control is clicked and verified
+             */
+            awaiting?: string | null;
+            /**
              * Description
              * @description What must be true, in words
              */

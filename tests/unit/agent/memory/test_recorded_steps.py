@@ -47,3 +47,11 @@ def test_a_planned_step_that_opens_something_is_recorded() -> None:
 def test_a_step_only_a_model_vouched_for_is_not_recorded() -> None:
     steps = [(_step(0, 'click("4")', probe=False, role="button", name="Save"), {"decided_by": "model", "success": True})]
     assert recorded(steps) == []
+
+
+def test_a_click_the_user_confirmed_is_never_recorded() -> None:
+    """"Yes, cancel subscription" was sent because the user said yes: the next task asks again."""
+    first = _step(0, 'click("c1")', probe=False, role="button", name="Cancel subscription")
+    confirmed = _step(1, 'click("y")', probe=False, role="button", name="Yes, cancel subscription")
+    confirmed.metrics["user_confirmed"] = True
+    assert [r.action.target for r in recorded([(first, RULES), (confirmed, RULES)])] == ["c1"]

@@ -1,0 +1,107 @@
+"""A destructive click the page answers with "are you sure?" is not done yet.
+
+"Cancel subscription" that opens "Yes, cancel subscription / Keep my plan", "Delete
+account" that leads to a page with "Delete account / Cancel", "Remove" that raises a
+dialog with "Confirm / Cancel": the click worked and the page changed, but the thing the
+goal asks for has not happened — the page is waiting for a second decision. Counting the
+first click as the goal done would be a false "completed".
+
+:func:`confirmation_asked` reads it from the page the click was issued on (its skeleton,
+stored with the action) and the page after it: the clicked control's label carries a
+destructive phrase of the lexicon, and the page now offers a control it did not offer
+before that does the same thing — the same kind of phrase ("Delete account" after "Close
+account"), the clicked verb in another form ("Confirm cancellation"), or a plain "Confirm"
+/ "Yes" / "Continue" — inside a dialog, or beside a new way back ("Cancel", "Keep my
+plan", "Go back", "No"). The clause the click was for then waits for that control
+(``ClauseResult.awaiting``): only a click on it, verified, with no further confirmation
+behind it, proves the clause; the contingency check asks the user before sending it
+(:mod:`agent.contingency.detect`). Words on the page are only matched against the
+lexicon; nothing they say is followed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from agent.destructive import phrase_in
+from agent.policy.lexicon import DESTRUCTIVE
+from verification import PageElement, PageState
+from verification.contract import fold, words
+
+_CONTROL_ROLES: Final = frozenset({"button", "link", "menuitem"})
+# A plain "yes, do it": the first word of a confirming control's label ("Yes, cancel it",
+# "Confirm"), or the whole label ("OK"; "Continue shopping" is not one).
+_CONFIRM_FIRST: Final = frozenset({"confirm", "yes"})
+_CONFIRM_NAMES: Final = frozenset({"ok", "okay", "proceed", "continue", "i understand", "i m sure", "i am sure", "do it"})
+_MAX_WORDS: Final = 5  # a control's label; a longer one (an email's subject in a list) is an entry, not a choice
+# A way back out of the question: the whole label, or its first word.
+_BACK_NAMES: Final = frozenset(
+    {"cancel", "no", "go back", "back", "never mind", "nevermind", "not now", "close", "x", "×", "✕", "dismiss", "stay", "return"}
+)
+_BACK_FIRST: Final = frozenset({"keep", "no", "don t", "dont", "stay"})
+
+
+def _label(element: PageElement) -> str:
+    return element.text or element.name or (element.value or "" if element.role in _CONTROL_ROLES else "")
+
+
+def _is_control(element: PageElement) -> bool:
+    return 0 < len(words(_label(element))) <= _MAX_WORDS and not element.hidden and not element.occluded and element.frame == 0 and (
+        element.role in _CONTROL_ROLES or element.tag in ("button", "a") or element.input_type in ("submit", "button")
+    )
+
+
+def _is_way_back(label: str) -> bool:
+    said = words(label)
+    folded = " ".join(said)
+    return folded in _BACK_NAMES or (bool(said) and (said[0] in _BACK_FIRST or " ".join(said[:2]) in _BACK_FIRST))
+
+
+def _same_kind(label: str, phrase: str) -> bool:
+    """Does ``label`` do what ``phrase`` does: a phrase of the same family, or its verb in
+    another form ("cancellation", "deletion", "removal")?"""
+    other = phrase_in(label)
+    if other is not None and (other == phrase or DESTRUCTIVE[other] & DESTRUCTIVE[phrase]):
+        return True
+    verb = phrase.split()[0]
+    stem = verb[:-1] if len(verb) >= 5 else verb
+    return any(word.startswith(stem) for word in words(label))
+
+
+def _plain_yes(label: str) -> bool:
+    said = words(label)
+    return bool(said) and (said[0] in _CONFIRM_FIRST or " ".join(said) in _CONFIRM_NAMES)
+
+
+def confirmation_asked(target: str | None, before: Mapping[str, Any] | None, page: PageState) -> PageElement | None:
+    """The control that confirms the destructive click on ``target`` (an element id of the
+    page whose skeleton is ``before``), when ``page`` — the page after the click — asks
+    for a confirmation of it; else ``None``."""
+    if not target or not before:
+        return None
+    elements = before.get("elements") or {}
+    clicked = elements.get(target)
+    if not isinstance(clicked, Mapping):
+        return None
+    phrase = phrase_in(str(clicked.get("text") or "")) or phrase_in(str(clicked.get("value") or ""))
+    if phrase is None:
+        return None
+    offered = {fold(str(d.get("text") or "")) for d in elements.values() if isinstance(d, Mapping)}
+    new = [e for e in page.elements if _is_control(e) and fold(_label(e)) not in offered]
+    backs = [e for e in new if _is_way_back(_label(e))]
+    ranked = sorted(
+        (e for e in new if e not in backs and (_same_kind(_label(e), phrase) or _plain_yes(_label(e)))),
+        key=lambda e: 0 if _same_kind(_label(e), phrase) else 1,
+    )
+    for element in ranked:
+        in_dialog = any(c.startswith("dialog") for c in element.container)
+        if in_dialog or backs:
+            return element
+    return None
+
+
+def confirm_label(element: PageElement) -> str:
+    """The confirming control's label, as the clause waits for it."""
+    return _label(element)
+

@@ -1,0 +1,94 @@
+"""Reading "are you sure?" after a destructive click (agent/confirmation.py): the page after
+the click offers a new control that does the same thing, inside a dialog or beside a new
+way back. Pages in several layouts, HTML and the extension's V3 tree."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.confirmation import confirmation_asked
+from verification import BeforeState, PageState
+from tests.unit.verification.support import page_from_html, v3_page
+
+
+def _asked(before: PageState, label: str, after: PageState) -> str | None:
+    target = next(e.id for e in before.elements if (e.text or e.name) == label)
+    skeleton = BeforeState.from_page(before).skeleton
+    found = confirmation_asked(target, skeleton, after)
+    return (found.text or found.name) if found is not None else None
+
+
+ACCOUNT = """<h1>Account</h1><section><h2>Pro plan</h2><p>$12/month</p>
+<button>Cancel subscription</button><button>Upgrade</button></section><a href="/help">Help</a>"""
+
+
+@pytest.mark.parametrize(
+    ("after", "expected"),
+    [
+        # A page of its own, the action repeated with a way back.
+        ("<h1>Are you sure?</h1><button>Yes, cancel subscription</button><a href='/account'>Keep my plan</a>", "Yes, cancel subscription"),
+        # Other words for the same thing.
+        ("<h1>We are sorry to see you go</h1><button>Confirm cancellation</button><button>Go back</button>", "Confirm cancellation"),
+        # A dialog over the page (its own "Cancel" is the way back, not the action).
+        (
+            ACCOUNT + "<div role='dialog' aria-modal='true'><h2>Cancel your plan?</h2><button>Cancel</button><button>OK</button></div>",
+            "OK",
+        ),
+        # A dialog with a plain "Yes".
+        (ACCOUNT + "<dialog open><p>End your Pro plan now?</p><button>Yes</button><button>No</button></dialog>", "Yes"),
+    ],
+)
+def test_a_page_that_asks_to_confirm_the_click_is_read(after: str, expected: str) -> None:
+    assert _asked(page_from_html(ACCOUNT), "Cancel subscription", page_from_html(after)) == expected
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        # Done, with a way to undo it: nothing is asked.
+        "<p role='status'>Your subscription has been cancelled.</p><button>Resubscribe</button><a href='/help'>Help</a>",
+        # Done, and the shop offers to go on: "Continue shopping" is no "yes".
+        "<p>Thanks!</p><button>Continue shopping</button><a href='/'>Keep browsing</a>",
+        # A "Confirm" with no way back and in no dialog: a wizard's next step, not a question.
+        "<h1>Step 2</h1><button>Confirm address</button>",
+        # The same page, unchanged.
+        ACCOUNT,
+    ],
+)
+def test_a_page_that_asks_nothing_is_not_read_as_a_question(after: str) -> None:
+    assert _asked(page_from_html(ACCOUNT), "Cancel subscription", page_from_html(after)) is None
+
+
+def test_a_click_that_is_not_destructive_never_waits_for_a_confirmation() -> None:
+    before = page_from_html("<form><input name='q'><button>Save</button></form>")
+    after = page_from_html("<dialog open><p>Save changes?</p><button>Yes</button><button>No</button></dialog>")
+    assert _asked(before, "Save", after) is None  # a harmless question is the native-dialog rules' business
+
+
+def test_the_extension_tree_reads_the_same() -> None:
+    rows = [{"i": f"d{n}", "r": "btn", "n": "Delete", "ctx": [f"row: {who}"]} for n, who in enumerate(("Ana", "Bob"))]
+    before = v3_page(*rows)
+    dialog = [
+        {"i": "ok", "r": "btn", "n": "Delete permanently", "ctx": ["dialog: Delete Bob?"]},
+        {"i": "no", "r": "btn", "n": "Keep", "ctx": ["dialog: Delete Bob?"]},
+    ]
+    after = v3_page(*[dict(r, occ=True) for r in rows], *dialog)
+    assert confirmation_asked("d1", BeforeState.from_page(before).skeleton, after) is not None
+    # A row's own "Delete" is not new: the list after a deletion asks nothing.
+    assert confirmation_asked("d1", BeforeState.from_page(before).skeleton, v3_page(rows[0])) is None
+
+
+def test_a_long_entry_that_mentions_the_verb_is_not_a_control() -> None:
+    before = v3_page({"i": "s", "r": "btn", "n": "Send"})
+    after = v3_page(
+        {"i": "m1", "r": "link", "n": "Send me the quarterly report before the board meeting please"},
+        {"i": "c", "r": "btn", "n": "Cancel"},
+    )
+    assert confirmation_asked("s", BeforeState.from_page(before).skeleton, after) is None
+
+
+def test_no_stored_page_or_unknown_target_reads_nothing() -> None:
+    after = page_from_html("<dialog open><button>Yes</button><button>No</button></dialog>")
+    assert confirmation_asked(None, {"elements": {}}, after) is None
+    assert confirmation_asked("zz", BeforeState.from_page(page_from_html(ACCOUNT)).skeleton, after) is None
+    assert confirmation_asked("zz", None, after) is None
