@@ -11,7 +11,8 @@ stored with the action) and the page after it: the clicked control's label carri
 destructive phrase of the lexicon, and the page now offers a control it did not offer
 before that does the same thing — the same kind of phrase ("Delete account" after "Close
 account"), the clicked verb in another form ("Confirm cancellation"), or a plain "Confirm"
-/ "Yes" / "Continue" — inside a dialog, or beside a new way back ("Cancel", "Keep my
+/ "Yes" / "Continue", or the very label clicked, offered again ("Delete" in the dialog over
+the rows' "Delete") — inside a dialog, or beside a new way back ("Cancel", "Keep my
 plan", "Go back", "No"). The clause the click was for then waits for that control
 (``ClauseResult.awaiting``): only a click on it, verified, with no further confirmation
 behind it, proves the clause; the contingency check asks the user before sending it
@@ -34,12 +35,13 @@ _CONTROL_ROLES: Final = frozenset({"button", "link", "menuitem"})
 # "Confirm"), or the whole label ("OK"; "Continue shopping" is not one).
 _CONFIRM_FIRST: Final = frozenset({"confirm", "yes"})
 _CONFIRM_NAMES: Final = frozenset({"ok", "okay", "proceed", "continue", "i understand", "i m sure", "i am sure", "do it"})
-_MAX_WORDS: Final = 5  # a control's label; a longer one (an email's subject in a list) is an entry, not a choice
+_MAX_WORDS: Final = 5  # a control's label; a longer one (an email's subject in a list) is an entry, not a choice…
+_MAX_DIALOG_WORDS: Final = 12  # …except in a dialog ("I understand the consequences, delete this repository")
 # A way back out of the question: the whole label, or its first word.
 _BACK_NAMES: Final = frozenset(
     {"cancel", "no", "go back", "back", "never mind", "nevermind", "not now", "close", "x", "×", "✕", "dismiss", "stay", "return"}
 )
-_BACK_FIRST: Final = frozenset({"keep", "no", "don t", "dont", "stay"})
+_BACK_FIRST: Final = frozenset({"keep", "no", "don't", "dont", "do not", "stay", "back", "return"})  # "Back to settings"
 
 
 def _label(element: PageElement) -> str:
@@ -47,7 +49,8 @@ def _label(element: PageElement) -> str:
 
 
 def _is_control(element: PageElement) -> bool:
-    return 0 < len(words(_label(element))) <= _MAX_WORDS and not element.hidden and not element.occluded and element.frame == 0 and (
+    limit = _MAX_DIALOG_WORDS if _in_dialog(element) else _MAX_WORDS
+    return 0 < len(words(_label(element))) <= limit and not element.hidden and not element.occluded and element.frame == 0 and (
         element.role in _CONTROL_ROLES or element.tag in ("button", "a") or element.input_type in ("submit", "button")
     )
 
@@ -88,17 +91,34 @@ def confirmation_asked(target: str | None, before: Mapping[str, Any] | None, pag
     if phrase is None:
         return None
     offered = {fold(str(d.get("text") or "")) for d in elements.values() if isinstance(d, Mapping)}
-    new = [e for e in page.elements if _is_control(e) and fold(_label(e)) not in offered]
+    said = fold(str(clicked.get("text") or ""))
+    controls = [e for e in page.elements if _is_control(e)]
+    # New controls, and the clicked action offered again: "Delete" in the dialog over the
+    # rows' "Delete", "Unsubscribe" on the page that asks "Unsubscribe from all emails?".
+    new = [e for e in controls if fold(_label(e)) not in offered]
     backs = [e for e in new if _is_way_back(_label(e))]
+    again = [e for e in controls if fold(_label(e)) == said and e not in new]
     ranked = sorted(
-        (e for e in new if e not in backs and (_same_kind(_label(e), phrase) or _plain_yes(_label(e)))),
-        key=lambda e: 0 if _same_kind(_label(e), phrase) else 1,
+        (e for e in [*new, *again] if e not in backs and (_same_kind(_label(e), phrase) or _plain_yes(_label(e)))),
+        # A dialog's first; then a control the page did not offer before (another row's
+        # "Remove" is that row's own); then the one that says the same thing.
+        key=lambda e: (not _in_dialog(e), e in again, not _same_kind(_label(e), phrase)),
     )
     for element in ranked:
-        in_dialog = any(c.startswith("dialog") for c in element.container)
-        if in_dialog or backs:
+        if _in_dialog(element) or backs or _asks_outright(_label(element), phrase):
             return element
     return None
+
+
+def _asks_outright(label: str, phrase: str) -> bool:
+    """"Confirm transfer", "Confirm cancellation": a control that names the confirming
+    itself, of the clicked thing, is a question even on a review page with no way back."""
+    said = words(label)
+    return bool(said) and said[0] == "confirm" and len(said) > 1 and _same_kind(" ".join(said[1:]), phrase)
+
+
+def _in_dialog(element: PageElement) -> bool:
+    return any(c.startswith("dialog") for c in element.container)
 
 
 def confirm_label(element: PageElement) -> str:

@@ -144,8 +144,12 @@ def awaited(page: PageState, contract: Contract | None) -> PageElement | None:
     waiting = {fold(r.awaiting) for r in contract.results.values() if r.awaiting and r.status == "pending"}
     if not waiting:
         return None
-    shown = (e for e in page.elements if not e.hidden and not e.occluded and e.frame == 0)
-    return next((e for e in shown if _name(e) in waiting), None)
+    shown = [
+        e for e in page.elements
+        if not e.hidden and not e.occluded and e.frame == 0 and {fold(e.name), fold(e.text or "")} & waiting
+    ]  # fmt: skip
+    # The dialog's "Delete", not a row's behind it that the page did not mark covered.
+    return next((e for e in shown if any(c.startswith("dialog") for c in e.container)), shown[0] if shown else None)
 
 
 def detect_blocker(page: PageState, goal: str, contract: Contract | None = None) -> Blocker | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from agent.confirmation import confirmation_asked
+from bench.confirm_questions import CASES, Case, run_case
 from verification import BeforeState, PageState
 from tests.unit.verification.support import page_from_html, v3_page
 
@@ -92,3 +93,49 @@ def test_no_stored_page_or_unknown_target_reads_nothing() -> None:
     assert confirmation_asked(None, {"elements": {}}, after) is None
     assert confirmation_asked("zz", BeforeState.from_page(page_from_html(ACCOUNT)).skeleton, after) is None
     assert confirmation_asked("zz", None, after) is None
+
+
+@pytest.mark.parametrize(
+    ("before", "label", "after", "expected"),
+    [
+        # The dialog repeats the very label clicked, over the rows that carry it too.
+        (
+            "<table><tr><td>notes.txt</td><td><button>Delete</button></td></tr><tr><td>a.pdf</td><td><button>Delete</button></td></tr></table>",
+            "Delete",
+            "<table><tr><td>notes.txt</td><td><button>Delete</button></td></tr><tr><td>a.pdf</td><td><button>Delete</button></td></tr></table>"
+            "<div role='dialog' aria-label='Delete notes.txt?'><p>This cannot be undone.</p><button>Cancel</button><button>Delete</button></div>",
+            "Delete",
+        ),
+        # A page of its own that offers the same word again, with a way to stay.
+        (
+            "<h2>Newsletter</h2><p>Weekly digest</p><a href='/unsub'>Unsubscribe</a>",
+            "Unsubscribe",
+            "<h1>Unsubscribe from all emails?</h1><button>Unsubscribe</button><a href='/'>Stay subscribed</a>",
+            "Unsubscribe",
+        ),
+        # An inline question in the row itself.
+        (
+            "<ul><li>Dana Ruiz <button>Remove</button></li><li>Eli Park <button>Remove</button></li></ul>",
+            "Remove",
+            "<ul><li>Dana Ruiz · Remove Dana? <button>Yes</button> <button>No</button></li><li>Eli Park <button>Remove</button></li></ul>",
+            "Yes",
+        ),
+    ],
+)
+def test_the_question_is_read_whatever_its_words(before: str, label: str, after: str, expected: str) -> None:
+    before_page = page_from_html(before)
+    found = _asked(before_page, label, page_from_html(after))
+    assert found == expected
+
+
+def test_a_deletion_done_at_once_leaves_the_other_rows_delete_buttons_unquestioned() -> None:
+    rows = "<tr><td>a.pdf</td><td><button>Delete</button></td></tr><tr><td>b.pdf</td><td><button>Delete</button></td></tr>"
+    before = page_from_html(f"<table><tr><td>notes.txt</td><td><button>Delete</button></td></tr>{rows}</table>")
+    after = page_from_html(f"<p role='status'>notes.txt deleted <button>Undo</button></p><table>{rows}</table>")
+    assert _asked(before, "Delete", after) is None
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.split}:{c.name}")
+def test_every_layout_of_the_bench_reads_as_expected(case: Case) -> None:
+    row = run_case(case)
+    assert row.ok, row
