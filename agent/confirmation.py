@@ -35,6 +35,7 @@ _CONTROL_ROLES: Final = frozenset({"button", "link", "menuitem"})
 # "Confirm"), or the whole label ("OK"; "Continue shopping" is not one).
 _CONFIRM_FIRST: Final = frozenset({"confirm", "yes"})
 _CONFIRM_NAMES: Final = frozenset({"ok", "okay", "proceed", "continue", "i understand", "i m sure", "i am sure", "do it"})
+_ANSWER_FIRST: Final = frozenset({"yes", "confirm", "continue", "proceed"})  # "Continue to cancel"
 _MAX_WORDS: Final = 5  # a control's label; a longer one (an email's subject in a list) is an entry, not a choice…
 _MAX_DIALOG_WORDS: Final = 12  # …except in a dialog ("I understand the consequences, delete this repository")
 # A way back out of the question: the whole label, or its first word.
@@ -55,10 +56,17 @@ def _is_control(element: PageElement) -> bool:
     )
 
 
-def _is_way_back(label: str) -> bool:
+def _is_way_back(label: str, phrase: str) -> bool:
+    """"Cancel", "Keep my plan", "Go back", "Don't cancel"… — but a "No …" that goes on to
+    do the clicked thing declines something else: "No thanks, cancel" under a retention
+    offer is the confirmation."""
     said = words(label)
     folded = " ".join(said)
-    return folded in _BACK_NAMES or (bool(said) and (said[0] in _BACK_FIRST or " ".join(said[:2]) in _BACK_FIRST))
+    if folded in _BACK_NAMES:
+        return True
+    if not said or not (said[0] in _BACK_FIRST or " ".join(said[:2]) in _BACK_FIRST):
+        return False
+    return said[0] != "no" or not _same_kind(" ".join(said[1:]), phrase)
 
 
 def _same_kind(label: str, phrase: str) -> bool:
@@ -96,7 +104,7 @@ def confirmation_asked(target: str | None, before: Mapping[str, Any] | None, pag
     # New controls, and the clicked action offered again: "Delete" in the dialog over the
     # rows' "Delete", "Unsubscribe" on the page that asks "Unsubscribe from all emails?".
     new = [e for e in controls if fold(_label(e)) not in offered]
-    backs = [e for e in new if _is_way_back(_label(e))]
+    backs = [e for e in new if _is_way_back(_label(e), phrase)]
     again = [e for e in controls if fold(_label(e)) == said and e not in new]
     ranked = sorted(
         (e for e in [*new, *again] if e not in backs and (_same_kind(_label(e), phrase) or _plain_yes(_label(e)))),
@@ -111,10 +119,19 @@ def confirmation_asked(target: str | None, before: Mapping[str, Any] | None, pag
 
 
 def _asks_outright(label: str, phrase: str) -> bool:
-    """"Confirm transfer", "Confirm cancellation": a control that names the confirming
-    itself, of the clicked thing, is a question even on a review page with no way back."""
+    """A control phrased as the answer to a question about the clicked thing is one even on a
+    page with no way back: "Confirm transfer", "Confirm order" (after "Place order"), "Yes,
+    delete", "Continue to cancel", "No thanks, cancel" (under a retention offer), "Send
+    anyway"."""
     said = words(label)
-    return bool(said) and said[0] == "confirm" and len(said) > 1 and _same_kind(" ".join(said[1:]), phrase)
+    if len(said) < 2:
+        return False
+    if said[0] == "confirm" and bool(set(phrase.split()[1:]) & set(said[1:])):
+        return True
+    lead = 2 if said[:2] == ("no", "thanks") else 1 if said[0] in _ANSWER_FIRST else 0
+    if said[-1] == "anyway":
+        return _same_kind(" ".join(said[:-1]), phrase)
+    return lead > 0 and len(said) > lead and _same_kind(" ".join(said[lead:]), phrase)
 
 
 def _in_dialog(element: PageElement) -> bool:

@@ -17,7 +17,8 @@ step, a long "I understand…" button, an alertdialog, a thank-you page, a sign-
 written with their expectations before the first run, and reported as they came out; its
 three misses were then fixed, so it is tuned on now) and ``fresh2`` (written after that run,
 before those fixes, and run only after them: 7/8, its miss — "Back to settings" as the way
-back — then fixed too). The next untouched check needs new cases.
+back — then fixed too) and ``fresh3`` (written after the retention-offer and "Confirm order"
+rules, before any run with them: 10/10). The next untouched check needs new cases.
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ CASES: Final[tuple[Case, ...]] = (
          "<h1>Unsubscribe from all emails?</h1><button>Unsubscribe</button><a href='/'>Stay subscribed</a>", "Unsubscribe"),
     Case("tune", "inline in the row", "<ul><li>Dana Ruiz <button>Remove</button></li><li>Eli Park <button>Remove</button></li></ul>", "Remove",
          "<ul><li>Dana Ruiz · Remove Dana? <button>Yes</button> <button>No</button></li><li>Eli Park <button>Remove</button></li></ul>", "Yes"),
+    Case("tune", "review step of an order", "<button>Place order</button>", "Place order",
+         "<h1>Review your order</h1><p>1 × Mug</p><button>Confirm order</button><a href='/cart'>Edit cart</a>", "Confirm order"),
+    Case("tune", "retention offer", ACCOUNT, "Cancel subscription",
+         "<h1>Before you go</h1><p>Stay for 50% off your next 3 months.</p><button>Accept offer</button><a href='/cancel/confirm'>No thanks, cancel</a>",
+         "No thanks, cancel"),
     Case("tune", "done, with a way back in", ACCOUNT, "Cancel subscription",
          "<p role='status'>Your subscription has been cancelled.</p><button>Resubscribe</button><a href='/help'>Help</a>", None),
     Case("tune", "thank-you page", "<button>Place order</button>", "Place order",
@@ -116,6 +122,34 @@ CASES: Final[tuple[Case, ...]] = (
     Case("fresh2", "send without subject", "<form><input aria-label='To'><button>Send</button></form>", "Send",
          "<form><input aria-label='To'><button>Send</button></form><div role='dialog'><p>Send without a subject?</p>"
          "<button>Send anyway</button><button>Don't send</button></div>", "Send anyway"),
+    # Written after the retention-offer and "Confirm order" rules, before any run with them; not tuned on.
+    Case("fresh3", "deleted, next rows shift in", FILES, "Delete",
+         "<p role='status'>Deleted. <button>Undo</button></p><table><tr><td>a.pdf</td><td><button>Delete</button></td></tr>"
+         "<tr><td>c.doc</td><td><button>Delete</button></td></tr></table>", None),
+    Case("fresh3", "sent, send another", "<form><input aria-label='To'><button>Send</button></form>", "Send",
+         "<p>Message sent.</p><button>Send another</button>", None),
+    Case("fresh3", "reason, then cancel", "<button>Cancel order</button>", "Cancel order",
+         "<h1>Why are you cancelling?</h1><select aria-label='Reason'><option>Too slow</option></select>"
+         "<button>Submit and cancel order</button><button>Keep order</button>", "Submit and cancel order"),
+    Case("fresh3", "unsubscribe modal", "<p>Weekly digest</p><button>Unsubscribe</button>", "Unsubscribe",
+         "<p>Weekly digest</p><button>Unsubscribe</button><dialog open><p>Unsubscribe from Weekly?</p>"
+         "<button>Unsubscribe</button><button>Cancel</button></dialog>", "Unsubscribe"),
+    Case("fresh3", "member removed", "<ul><li>Ana <button>Remove</button></li></ul>", "Remove",
+         "<p>Member removed.</p><button>Invite members</button>", None),
+    Case("fresh3", "password to go on", "<button>Close account</button>", "Close account",
+         "<h1>Enter your password to continue</h1><input type='password' aria-label='Password'><button>Continue</button><button>Cancel</button>",
+         "Continue"),
+    Case("fresh3", "paid", "<button>Pay now</button>", "Pay now",
+         "<p>Payment successful.</p><a href='/r.pdf'>Download receipt</a><a href='/'>Back to home</a>", None),
+    Case("fresh3", "deactivate dialog", "<table><tr><td>Bob</td><td><button>Deactivate</button></td></tr></table>", "Deactivate",
+         "<table><tr><td>Bob</td><td><button>Deactivate</button></td></tr></table><div role='dialog' aria-modal='true'>"
+         "<p>Deactivate Bob? He will lose access.</p><button>Deactivate user</button><button>Cancel</button></div>", "Deactivate user"),
+    Case("fresh3", "empty trash dialog", "<button>Empty trash</button>", "Empty trash",
+         "<button>Empty trash</button><dialog open><p>Permanently delete 12 items?</p><button>Empty trash</button><button>Cancel</button></dialog>",
+         "Empty trash"),
+    Case("fresh3", "discard changes", "<form><textarea aria-label='Notes'>x</textarea><button>Discard</button></form>", "Discard",
+         "<form><textarea aria-label='Notes'>x</textarea><button>Discard</button></form><div role='dialog'><p>Discard unsaved changes?</p>"
+         "<button>Discard changes</button><button>Keep editing</button></div>", "Discard changes"),
 )  # fmt: skip
 
 
@@ -152,7 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     for row in rows:
         print(f"| {row.split} | {row.name} | {row.expected or '(no question)'} | {row.got or '(no question)'} | {'yes' if row.ok else 'NO'} |")
     summary = {}
-    for split in ("tune", "fresh", "fresh2"):
+    for split in ("tune", "fresh", "fresh2", "fresh3"):
         mine = [r for r in rows if r.split == split]
         summary[split] = {
             "cases": len(mine), "as_expected": sum(r.ok for r in mine),
