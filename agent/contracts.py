@@ -44,7 +44,7 @@ def contract_for_new_task(goal: str, page: PageState) -> tuple[Contract, Plan]:
     """The policy's contract for ``goal``, read against its first page and started there,
     and its plan."""
     understanding = understand(goal)
-    contract, plan = read_on_page(understanding.contract, understanding.plan, page)
+    contract, plan = read_on_page(understanding.contract, understanding.plan, page, goal)
     return start_contract(contract, page), plan
 
 

@@ -1,8 +1,10 @@
 """A goal read against its first page: what the words mean on *this* page.
 
-The policy reads a goal without seeing the page (:mod:`agent.policy.understand`); two
+The policy reads a goal without seeing the page (:mod:`agent.policy.understand`); three
 readings depend on what the page shows, and are settled here once, when the task starts:
 
+* **A goal that is a control's name** — "Log out", "Clear the filters", "Cancel my Pro
+  subscription" — is a click on that control (:mod:`agent.named_controls`).
 * **"Select Martelle"** ticks a box when Martelle is a checkbox, and activates it when it
   is a menu item or a link.
 * **A change that the page only keeps once saved.** "Switch on the weekly digest" on a
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from agent.named_controls import read_named_control
 from agent.policy.understand import with_preconditions
 from planning import Plan, PlanStep
 from verification import Clause, Contract, ElementRef, PageElement, PageState, resolve_ref, start_contract
@@ -34,8 +37,10 @@ _SAVE_ROLES: Final = frozenset({"button", "link", "menuitem"})
 _SUBMIT_WORDS: Final = frozenset({"submit"})
 
 
-def read_on_page(contract: Contract, plan: Plan, page: PageState) -> tuple[Contract, Plan]:
+def read_on_page(contract: Contract, plan: Plan, page: PageState, goal: str | None = None) -> tuple[Contract, Plan]:
     """The contract and plan as the first page means them (see the module doc)."""
+    if goal is not None:
+        contract, plan = read_named_control(goal, contract, plan, page)
     contract, plan = _select_means_click(contract, plan, page)
     return _kept_by_saving(contract, plan, page)
 
