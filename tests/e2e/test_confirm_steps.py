@@ -20,6 +20,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 LYING_API_KEY = "fake-key-for-lying-model"
 GOAL = "Click Cancel subscription"
+# The same wish as the control's name, with the plan it is in: read on the page (agent/named_controls.py).
+NAMED_GOAL = "Cancel my Pro subscription"
 
 
 @pytest.fixture(scope="module", params=["plain", "lying"], ids=["server=plain", "server=lying"])
@@ -34,8 +36,8 @@ def server(request: pytest.FixtureRequest) -> Iterator[LocalServer]:
             yield running
 
 
-async def _run(url: str | None, page: Page, server: LocalServer, tmp_path: Path, **resume: Any) -> RunResult:
-    return await run_task(GOAL, url, server=server.url, api_key=server.api_key, page=page, max_steps=8,
+async def _run(url: str | None, page: Page, server: LocalServer, tmp_path: Path, goal: str = GOAL, **resume: Any) -> RunResult:
+    return await run_task(goal, url, server=server.url, api_key=server.api_key, page=page, max_steps=8,
                           state_file=str(tmp_path / "state.json"), **resume)  # fmt: skip
 
 
@@ -43,12 +45,12 @@ def _story(result: RunResult) -> list[tuple[str, str]]:
     return [(s.task_status, s.action) for s in result.steps]
 
 
-@pytest.mark.parametrize("layout", ["page", "modal", "wording"])
-async def test_the_question_goes_to_the_user_and_a_yes_completes_it(page: Page, pages_url: str, server: LocalServer, tmp_path: Path, layout: str) -> None:
-    asked = await _run(f"{pages_url}/pages/confirm_steps.html?layout={layout}", page, server, tmp_path)
+@pytest.mark.parametrize(("layout", "goal"), [("page", GOAL), ("modal", GOAL), ("wording", GOAL), ("page", NAMED_GOAL), ("modal", NAMED_GOAL)])
+async def test_the_question_goes_to_the_user_and_a_yes_completes_it(page: Page, pages_url: str, server: LocalServer, tmp_path: Path, layout: str, goal: str) -> None:
+    asked = await _run(f"{pages_url}/pages/confirm_steps.html?layout={layout}", page, server, tmp_path, goal)
     assert asked.status == "needs_user_input", (asked.status, asked.error_code, asked.error, _story(asked))
     assert await page.evaluate("() => window.__cancelled") is False  # the first click only asked
-    resumed = await _run(None, page, server, tmp_path, task_id=asked.task_id, session_id=asked.session_id, confirm=True)
+    resumed = await _run(None, page, server, tmp_path, goal, task_id=asked.task_id, session_id=asked.session_id, confirm=True)
     assert resumed.status == "completed", (resumed.status, resumed.error_code, resumed.error, _story(resumed))
     assert await page.evaluate("() => window.__cancelled") is True
     assert resumed.contract is not None and resumed.contract["satisfied"] is True

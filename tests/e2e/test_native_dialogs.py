@@ -133,3 +133,21 @@ async def test_a_harmless_confirm_of_the_goals_own_action_is_accepted_once(page:
     assert await page.locator("#msg").text_content() == "Profile saved"
     accepted = [d for s in result.steps for d in (s.observations or {}).get("nativeDialogs") or [] if d["answered"] == "accepted"]
     assert len(accepted) == 1 and accepted[0]["action"] == result.steps[0].action
+
+
+async def test_a_goal_that_is_the_controls_name_is_read_on_the_page_and_its_confirm_asked(page: Page, pages_url: str, server: LocalServer, tmp_path: Path) -> None:
+    """"Cancel my Pro subscription" names the card's "Cancel subscription" link (the "Pro" of
+    its "Pro plan"); its confirm says access is lost: asked, and a no cancels nothing."""
+    asked = await _asked("Cancel my Pro subscription", pages_url + "/pages/native_billing.html", page, server, tmp_path)
+    assert "You will lose access" in (asked.error or "")
+    declined = await _run("Cancel my Pro subscription", None, page, server, tmp_path, task_id=asked.task_id, session_id=asked.session_id, confirm=False)
+    assert declined.status == "failed" and declined.error_code == "USER_DECLINED", _story(declined)
+    assert await _answers(page) == [False]
+    assert await page.locator("#state").text_content() == "Active"
+
+
+async def test_clear_the_filters_asks_when_its_confirm_erases_what_the_goal_did_not_name(page: Page, pages_url: str, server: LocalServer, tmp_path: Path) -> None:
+    result = await _run("Clear the filters", pages_url + "/pages/native_filters.html", page, server, tmp_path)
+    assert result.status == "needs_user_input", (result.status, result.error_code, _story(result))
+    assert "does not say" in str(result.steps[-1].thought), _story(result)
+    assert await _answers(page) == [False]
