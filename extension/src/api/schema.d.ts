@@ -1240,7 +1240,7 @@ export interface components {
             clientObservations?: components["schemas"]["ClientObservationsIn"] | null;
             /**
              * Confirm
-             * @description The user's answer to a confirmation question (`status: needs_user_input` with `needsUserInput.confirm`: a destructive action the goal did not ask for, held). true: the held action is sent now, if its element is still on the page; false: the task fails with USER_DECLINED. Without it the question is asked again
+             * @description The user's answer to a confirmation question (`status: needs_user_input` with `needsUserInput.confirm`: a destructive action the goal did not ask for, held; a page's own 'are you sure?' after the goal's destructive click; a native confirm dialog). true: the held action is sent now, if its element is still on the page; false: the task fails with USER_DECLINED. Without it the question is asked again
              */
             confirm?: boolean | null;
             /**
