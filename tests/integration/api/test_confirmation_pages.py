@@ -8,6 +8,7 @@ the user; only a verified click on the page's confirming control completes it.""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
@@ -162,3 +163,26 @@ async def test_a_yes_is_for_one_task_a_replayed_flow_asks_again(api: Api) -> Non
     asked, ids = await _first_click(api, "Click Cancel subscription", "page")
     assert asked["status"] == "needs_user_input" and asked["action"] == ""
     assert asked["needsUserInput"]["confirm"]["elementId"] == "y"
+
+
+async def test_an_older_recipe_that_holds_the_confirming_click_is_not_served_at_the_question(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recipe recorded before confirmed clicks were left out holds "Yes, cancel
+    subscription" as its second step: while the page asks, recall serves nothing."""
+    from agent.memory.recipes import recorded
+
+    remember = importlib.import_module("agent.memory.remember")  # the package exports a function of that name
+
+    def as_before(steps: Any) -> Any:
+        for step, _verdict in steps:
+            step.metrics.pop("user_confirmed", None)
+        return recorded(steps)
+
+    monkeypatch.setattr(remember, "recorded", as_before)
+    for _ in range(2):
+        asked, ids = await _first_click(api, "Click Cancel subscription", "page")
+        await send(api, {"interactiveTree": ASKS["page"][0], "confirm": True, **ids})
+        assert (await send(api, {"interactiveTree": DONE, **ids}))["status"] == "completed"
+    [recipe] = await api.store.recipes.list("tenant-a")
+    assert recipe.status == "promoted" and len(recipe.steps) == 2  # the old way: the yes is in it
+    asked, _ids = await _first_click(api, "Click Cancel subscription", "page")
+    assert asked["status"] == "needs_user_input" and asked["action"] == ""
