@@ -29,6 +29,7 @@ from verification.contract import fold, words
 
 _ROLES: Final = frozenset({"button", "link", "menuitem"})
 _GLYPHS: Final = re.compile(r"^[^\w]+")
+_POLITE: Final = frozenset({"please", "kindly", "just"})
 MAX_GOAL_WORDS: Final = 6  # a control's name, said as a goal; a longer goal says more than a click
 
 
@@ -73,6 +74,8 @@ def read_named_control(goal: str, contract: Contract, plan: Plan, page: PageStat
     """The contract and plan of a goal that names one control of ``page`` (see the module
     doc); unchanged for any other goal."""
     said = words(goal)
+    while said and said[0] in _POLITE:  # "Please log out"
+        said = said[1:]
     if contract.clauses or plan.steps or not contract.unaccounted or not said or len(contract.unaccounted) > MAX_GOAL_WORDS:
         return contract, plan
     fitting = [e for e in page.elements if e.actionable and e.frame == 0 and e.role in _ROLES and _fits(e, said)]

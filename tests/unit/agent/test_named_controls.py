@@ -34,6 +34,7 @@ PLANS = "<section><h2>Pro plan</h2><p>$12/month</p><button>Cancel subscription</
     ("goal", "body", "expected"),
     [
         ("Log out", "<nav><a href='/'>Home</a> <a href='/me'>Profile</a> <button>Log out</button></nav>", ("Log out", None)),
+        ("Please log out", "<nav><a href='/'>Home</a> <button>Log out</button></nav>", ("Log out", None)),
         ("Sign out", "<header><a href='/'>Home</a><a href='/logout'>Sign out</a></header>", ("Sign out", None)),
         ("Clear the filters", "<aside><span>Red</span> <span>Size M</span> <button>Clear filters</button></aside><button>Apply</button>", ("Clear filters", None)),
         ("Mark all as read", "<button>Mark all as read</button><ul><li><a href='/m/1'>Lunch?</a></li></ul>", ("Mark all as read", None)),
