@@ -12,15 +12,18 @@ const openModal = () => {
 };
 
 const isOccluded = (el, rect, modal) => {
-  if (modal && !modal.contains(el)) return true;
+  const outside = Boolean(modal && !modal.contains(el));
   const left = Math.max(rect.left, 0);
   const right = Math.min(rect.right, window.innerWidth);
   const top = Math.max(rect.top, 0);
   const bottom = Math.min(rect.bottom, window.innerHeight);
-  if (right <= left || bottom <= top) return false; // off-screen: cannot tell
+  if (right <= left || bottom <= top) return outside; // off-screen: cannot tell, unless a modal is open
   const root = el.getRootNode();
   const probe = root.elementFromPoint ? root : document;
   const hit = probe.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+  // Outside an open modal an element is covered — unless it is painted above the modal (a
+  // later layer over it: a second overlay's "Close"), where a click reaches it.
+  if (outside) return !(hit && (hit === el || el.contains(hit)) && !modal.contains(hit));
   if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
   if (el.labels && Array.from(el.labels).some((label) => label === hit || label.contains(hit))) return false;
   return true;

@@ -104,6 +104,20 @@ async def test_modal_covered_elements_are_occluded(page: Page, probe: PageProbe,
     assert "occ" not in by_name(snap.tree, "Cancel")
 
 
+@pytest.mark.parametrize(("order", "on_top", "below"), [("modal-first", ["Dismiss"], ["Close", "Buy now"]), ("cover-first", ["Close", "Buy now"], ["Dismiss"])])
+async def test_of_two_stacked_overlays_only_the_top_ones_controls_are_reachable(
+    page: Page, probe: PageProbe, pages_url: str, order: str, on_top: list[str], below: list[str]
+) -> None:
+    """An aria-modal dialog and a plain cover added after it: the cover is painted above the
+    modal, so its "Dismiss" is reachable though it is outside the modal (it was reported
+    covered — every control on the page was, and nothing could close anything)."""
+    await page.goto(f"{pages_url}/pages/stacked_overlays.html?order={order}")
+    await settle(probe)
+    tree = (await probe.capture()).tree
+    assert all("occ" not in by_name(tree, name) for name in on_top)
+    assert all(by_name(tree, name).get("occ") is True for name in [*below, "Save preferences", "Newsletter"])
+
+
 async def test_names_roles_states_and_frames(page: Page, probe: PageProbe, pages_url: str) -> None:
     await page.goto(pages_url + "/pages/extraction.html")
     await settle(probe)
