@@ -41,6 +41,24 @@ class Demo:
     site: DemoSite
 
 
+LYING_API_KEY = "fake-key-for-lying-model"
+
+
+@pytest.fixture(scope="module", params=["plain", "lying"], ids=["server=plain", "server=lying"])
+def plain_or_lying_server(request: pytest.FixtureRequest) -> Iterator[LocalServer]:
+    """The real server: with no model, or pointed at a model that lies (bench.lying_model) —
+    which must have been asked by the module's tests, or they did not test it."""
+    if request.param == "plain":
+        yield request.getfixturevalue("stepwise_server")
+        return
+    request.getfixturevalue("chromium")
+    lying_model = pytest.importorskip("bench.lying_model")
+    with lying_model.LyingGemini() as fake:
+        with local_server(env={"GEMINI_API_KEY": LYING_API_KEY, "GEMINI_BASE_URL": fake.base_url}) as running:
+            yield running
+        assert fake.total_requests > 0, "the lying model was never asked: the cases did not test it"
+
+
 @pytest.fixture
 def demo() -> Iterator[Demo]:
     site = DemoSite()

@@ -6,7 +6,6 @@ the page shows the subscription cancelled; a no cancels nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,26 +13,19 @@ import pytest
 from playwright.async_api import Page
 
 from client import RunResult, run_task
-from client.local_server import LocalServer, local_server
+from client.local_server import LocalServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
-LYING_API_KEY = "fake-key-for-lying-model"
 GOAL = "Click Cancel subscription"
 # The same wish as the control's name, with the plan it is in: read on the page (agent/named_controls.py).
 NAMED_GOAL = "Cancel my Pro subscription"
 
 
-@pytest.fixture(scope="module", params=["plain", "lying"], ids=["server=plain", "server=lying"])
-def server(request: pytest.FixtureRequest) -> Iterator[LocalServer]:
-    if request.param == "plain":
-        yield request.getfixturevalue("stepwise_server")
-        return
-    request.getfixturevalue("chromium")
-    lying_model = pytest.importorskip("bench.lying_model")
-    with lying_model.LyingGemini() as fake:
-        with local_server(env={"GEMINI_API_KEY": LYING_API_KEY, "GEMINI_BASE_URL": fake.base_url}) as running:
-            yield running
+@pytest.fixture
+def server(plain_or_lying_server: LocalServer) -> LocalServer:
+    """Every case runs with no model and with a model that lies (tests/e2e/conftest.py)."""
+    return plain_or_lying_server
 
 
 async def _run(url: str | None, page: Page, server: LocalServer, tmp_path: Path, goal: str = GOAL, **resume: Any) -> RunResult:

@@ -16,7 +16,6 @@ The pages record every answer their confirm() got (``window.__answers``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,26 +23,14 @@ import pytest
 from playwright.async_api import Page
 
 from client import RunResult, run_task
-from client.local_server import LocalServer, local_server
+from client.local_server import LocalServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
-LYING_API_KEY = "fake-key-for-lying-model"
-
-
-@pytest.fixture(scope="module", params=["plain", "lying"], ids=["server=plain", "server=lying"])
-def server(request: pytest.FixtureRequest) -> Iterator[LocalServer]:
-    """The real server: with no model, or pointed at a model that lies (bench.lying_model)."""
-    if request.param == "plain":
-        yield request.getfixturevalue("stepwise_server")
-        return
-    request.getfixturevalue("chromium")
-    lying_model = pytest.importorskip("bench.lying_model")
-    with lying_model.LyingGemini() as fake:
-        with local_server(env={"GEMINI_API_KEY": LYING_API_KEY, "GEMINI_BASE_URL": fake.base_url}) as running:
-            yield running
-        assert fake.total_requests > 0, "the lying model was never asked: the cases did not test it"
-        print(f"lying model requests: {fake.requests}")
+@pytest.fixture
+def server(plain_or_lying_server: LocalServer) -> LocalServer:
+    """Every case runs with no model and with a model that lies (tests/e2e/conftest.py)."""
+    return plain_or_lying_server
 
 
 async def _run(goal: str, url: str | None, page: Page, server: LocalServer, tmp_path: Path, **resume: Any) -> RunResult:
