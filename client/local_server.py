@@ -22,7 +22,7 @@ from typing import Final
 
 import httpx
 
-READY_TIMEOUT_S: Final[float] = 30.0
+READY_TIMEOUT_S: Final[float] = 60.0  # a loaded 2-core machine imports the app slowly
 # A local server serves one person (or one benchmark): the per-user interact limit of a shared
 # deployment (10/min) would only make the client sleep on 429s.
 LOCAL_RATE_LIMIT: Final[str] = "100000"

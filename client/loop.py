@@ -66,11 +66,13 @@ async def run_task(
     session_id: str | None = None,
     task_id: str | None = None,
     confirm: bool | None = None,
+    reply: str | None = None,
 ) -> RunResult:
     """Run ``goal`` on ``url`` (None: the page as it is) until the task ends. Give ``server``
     (+ ``api_key``) or an ``api`` client; give a ``page``, a ``browser``, or neither (a
     headless Chromium is started). ``task_id`` (with its ``session_id``) continues a task that
-    stopped at a question, the first request carrying the user's ``confirm`` answer."""
+    stopped at a question, the first request carrying the user's ``confirm`` answer, or
+    their ``reply`` to a question for a value (sent as the request's ``query``)."""
     if api is None and server is None:
         raise ValueError("run_task needs `server` (and `api_key`) or an `api` client")
     if max_steps < 1:
@@ -95,7 +97,7 @@ async def run_task(
             on_step=on_step,
             should_stop=should_stop,
         )
-        runner.resume, runner.confirm = task_id, confirm
+        runner.resume, runner.confirm, runner.reply = task_id, confirm, reply
         return await runner.run(url, max_steps=max_steps, session_id=session_id)
 
 
@@ -117,6 +119,7 @@ class _Runner:
         self.dialogs = DialogWatch(page)  # native dialogs answered the safe way, reported (client.dialogs)
         self.resume: str | None = None  # a task to continue (it stopped at a question)
         self.confirm: bool | None = None  # the user's answer, sent once with the first request
+        self.reply: str | None = None  # the user's reply to a question for a value, likewise
 
     async def run(self, url: str | None, *, max_steps: int, session_id: str | None) -> RunResult:
         result = RunResult(status="max_steps", session_id=session_id)
@@ -242,6 +245,8 @@ class _Runner:
             body.update(report)
         if self.confirm is not None and task_id is not None:
             body["confirm"], self.confirm = self.confirm, None
+        if self.reply is not None and task_id is not None:
+            body["query"], self.reply = self.reply, None
         return body
 
     def _record(self, index: int, answer: InteractAnswer, round_trip_ms: float, capture_ms: float, recovered: bool) -> StepRecord:
@@ -277,6 +282,7 @@ class _Runner:
             return True
         if answer.status == "needs_user_input":
             result.status, result.error = "needs_user_input", str(answer.get("needsUserInput") or answer.thought)
+            result.confirm = answer.get("confirm") if isinstance(answer.get("confirm"), dict) else None
             return True
         return False
 

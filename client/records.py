@@ -92,6 +92,7 @@ class RunResult:
     output_tokens: int = 0
     cost_usd: float = 0.0
     contract: dict[str, Any] | None = None  # the task's goal contract as the last answer showed it
+    confirm: dict[str, Any] | None = None  # at needs_user_input: the confirmation asked (None: a value is asked)
 
     @property
     def ok(self) -> bool:

@@ -1,0 +1,356 @@
+"""The gym's fake models, on Gemini's own HTTP protocol, behind Stepwise's real gateway.
+
+* :class:`OracleGemini` is a **correct model**: it knows the goal's human solution (the
+  gym tells it which goal runs, and lends it the live page to find each step's element the
+  way a person sees it) and answers every structured call as a competent model would — a
+  plan of the solution's steps with the contract clauses a careful person writes, each action
+  on the element id the page lists, honest verdicts (the site's own log says whether the goal
+  is done), a value only the user knows asked for rather than invented.
+* ``OracleGemini(noise=Noise(...))`` is the **noisy** model: the oracle with seeded mistakes —
+  some actions hit a look-alike element or skip a step, some verdicts claim success early, some
+  answers claim information is missing.
+* The **lying** model is :class:`bench.lying_model.LyingGemini`.
+
+Nothing here reads a site's wording: every answer is built from the goal's data (steps,
+values, expected events) and the page the prompt shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+from bench.gym.spec import Goal, Site, Step
+from bench.gym.steps import StepNotFound, locate
+from bench.lying_model import _SCHEMA_KEYS, LyingGemini, answer_kind, generate_content_body
+from bench.schema_instance import lying_instance
+from bench.subtask_model import blocks_of
+
+RESOLVE_TIMEOUT_S: Final = 15.0
+MARK: Final = re.compile(r"\(step (\d+) of the solution\)")
+_ELEMENT_ID: Final = re.compile(r'^- \[("(?:[^"\\]|\\.)*"|[^\]\s]+)\] (\S+) ("(?:[^"\\]|\\.)*")', re.M)
+_STEP_INDEX: Final = re.compile(r"^index: (\d+)$", re.M)
+_DESCRIPTION: Final = re.compile(r"^description: (.*)$", re.M)
+_CONTAINER_KINDS: Final = {"row": "row", "dialog": "dialog", "alertdialog": "dialog", "listitem": "item", "article": "card",
+                           "region": "section", "group": "section", "form": "form", "tabpanel": "section"}
+_REF_ROLES: Final = frozenset({"button", "link", "textbox", "checkbox", "radio", "switch", "combobox", "option", "tab",
+                               "menuitem", "treeitem", "slider", "spinbutton"})
+_KINDS: Final = {"fill": "fill", "type": "fill", "select": "select", "check": "check", "uncheck": "uncheck", "press": "press",
+                 "hover": "hover", "upload": "other", "click": "click"}
+_ID_OF: Final = """el => {
+  const own = el.closest('[data-llm-id]');
+  if (own) return own.getAttribute('data-llm-id');
+  const inner = el.querySelector('[data-llm-id]');
+  return inner ? inner.getAttribute('data-llm-id') : null;
+}"""
+
+
+@dataclass(frozen=True)
+class Noise:
+    """How often the noisy model errs (each draw seeded by the goal and the call's number)."""
+
+    wrong_element: float = 0.10  # an action on a look-alike element (same role, another name)
+    skip_step: float = 0.10  # the next step's action instead of the current one
+    early_success: float = 0.10  # a verdict that claims the goal done before it is
+    claims_missing: float = 0.05  # an answer that claims a value is missing
+    seed: int = 0
+
+
+@dataclass
+class _Brief:
+    site: Site
+    goal: Goal
+    page: Page
+    loop: asyncio.AbstractEventLoop
+    done: Callable[[], bool]  # the site's log shows the goal done
+
+
+class OracleGemini(LyingGemini):
+    """The oracle (``noise=None``) or the noisy model; :meth:`brief` before each goal."""
+
+    def __init__(self, *, noise: Noise | None = None) -> None:
+        super().__init__("lying", model_version="gemini-noisy-gym" if noise else "gemini-oracle-gym")
+        self.noise = noise
+        self._briefs: dict[str, _Brief] = {}  # by the goal's text: goals run side by side
+        self._calls: dict[str, int] = {}
+        self._brief_lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return "noisy" if self.noise else "oracle"
+
+    def brief(self, site: Site, goal: Goal, page: Page, loop: asyncio.AbstractEventLoop, done: Callable[[], bool]) -> None:
+        """The goal about to run, its live page, and how to tell it done (until :meth:`release`)."""
+        with self._brief_lock:
+            self._briefs[_key(goal.text)] = _Brief(site, goal, page, loop, done)
+            self._calls[_key(goal.text)] = 0
+
+    def release(self, goal: Goal) -> None:
+        with self._brief_lock:
+            self._briefs.pop(_key(goal.text), None)
+
+    def _brief_for(self, blocks: Mapping[str, str]) -> tuple[_Brief | None, int]:
+        with self._brief_lock:
+            key = _key(blocks.get("goal", ""))
+            if key not in self._briefs and len(self._briefs) == 1:
+                key = next(iter(self._briefs))
+            if key not in self._briefs:
+                return None, 0
+            self._calls[key] += 1
+            return self._briefs[key], self._calls[key]
+
+    def answer(self, body: Mapping[str, Any], prompt_bytes: int) -> dict[str, Any]:
+        config = body.get("generationConfig") or {}
+        schema = next((config[k] for k in _SCHEMA_KEYS if isinstance(config.get(k), dict)), None)
+        kind = answer_kind(schema)
+        user = "".join(p.get("text", "") for c in body.get("contents", []) for p in c.get("parts", []))
+        blocks = blocks_of(user)
+        brief, call = self._brief_for(blocks)
+        with self._lock:
+            self._counts[kind] += 1
+        output = self._output(kind, schema, blocks, user, brief, call)
+        return generate_content_body(json.dumps(output), prompt_tokens=max(1, prompt_bytes // 4), model_version=self.model_version)
+
+    def _draw(self, brief: _Brief | None, call: int) -> random.Random:
+        seed = self.noise.seed if self.noise else 0
+        return random.Random(f"{seed}:{brief.goal.id if brief else ''}:{call}")
+
+    def _output(self, kind: str, schema: Mapping[str, Any] | None, blocks: dict[str, str], user: str, brief: _Brief | None, call: int) -> Any:
+        rng = self._draw(brief, call)
+        noise = self.noise
+        if brief is None:
+            return lying_instance(schema) if schema is not None else {"task_completed": False}
+        if kind == "PLANNING":
+            return plan_answer(brief.goal)
+        if kind == "ACTION_GENERATION":
+            if noise and rng.random() < noise.claims_missing:
+                return _wait_for_user(["confirmation code"])
+            return self._action(blocks, user, brief, rng)
+        if kind == "VERIFICATION":
+            done = brief.done()
+            early = bool(noise and not done and rng.random() < noise.early_success)
+            return {"action_succeeded": True, "task_completed": done or early, "confidence": 0.9,
+                    "reason": "The page shows the goal done." if done or early else "The goal is not done yet."}
+        if kind == "CONTEXT_ANALYSIS":
+            if schema is not None and "solved" in schema.get("properties", {}):
+                return lying_instance(schema)
+            missing = ["account number"] if noise and rng.random() < noise.claims_missing else []
+            return {"source": "ASK_USER" if missing else "PAGE", "required_sources": ["ASK_USER" if missing else "PAGE"],
+                    "missing_information": missing, "search_query": None, "reason": "The page has what the goal needs."}
+        if kind == "CRITIC":
+            return {"approved": True, "concerns": [], "alternative_action": None, "confidence": 0.9}
+        if kind == "OUTCOME_PREDICTION":
+            return {"description": "The page shows the step's effect.", "url_should_change": None, "elements_to_appear": [],
+                    "success_text": None, "next_goal": None}
+        if kind == "SELF_CORRECTION":
+            step_action = self._action(blocks, user, brief, rng)
+            return {"strategy": "RETRY_WITH_DELAY", "action": step_action.get("action"), "reason": "Try the step again."}
+        if kind == "REPLANNING":
+            return {"valid": True, "minor_modifications_only": True, "suggested_changes": [], "modified_steps": None}
+        return lying_instance(schema) if schema is not None else {"task_completed": brief.done()}
+
+    # -- actions ------------------------------------------------------------------------
+    def _action(self, blocks: Mapping[str, str], user: str, brief: _Brief, rng: random.Random) -> dict[str, Any]:
+        if not brief.goal.doable:  # a competent model says so rather than trying
+            return _answer(f"fail({json.dumps(brief.goal.why or 'this site cannot do that')})", None, brief.goal.why or "", step_done=False)
+        current = blocks.get("current_step", "")
+        index = _solution_index(current, brief.goal)
+        if index is None:
+            if brief.done():
+                return _answer("finish()", None, "The goal is done on the page.", step_done=True)
+            return _answer("wait(1)", None, "Waiting for the page to show the result.", step_done=False)
+        noise = self.noise
+        if noise and rng.random() < noise.skip_step and index + 1 < len(brief.goal.steps):
+            index += 1
+        step = brief.goal.steps[index]
+        value = step.value
+        if value is not None and _from_user(value, brief.goal) and value not in user:
+            key = next(k for k, v in brief.goal.answers.items() if v == value)
+            return _wait_for_user([key])
+        if step.do == "upload":
+            return _answer('fail("I cannot choose a file from your computer.")', None, "Uploading a file is not something I can do here.", step_done=False)
+        element = self._element_id(brief, step)
+        if element is None:
+            return _answer("wait(1)", None, f"{step.describe()} is not on the page yet.", step_done=False)
+        if noise and rng.random() < noise.wrong_element:
+            element = _look_alike(blocks.get("elements", ""), element) or element
+        action = _grammar(step, element, self._checked(brief, step))
+        if action is None:
+            return _answer("wait(1)", None, f"{step.describe()} is already done.", step_done=True)
+        chain = [] if noise else self._chain(brief, index, blocks.get("elements", ""))
+        return _answer(action, element, step.describe(), step_done=True, chain=chain)
+
+    def _chain(self, brief: _Brief, index: int, elements: str) -> list[dict[str, str]]:
+        """The next fields of the same form, when they are on the page now (a competent
+        model fills a form in one go; never a click but a box or a radio)."""
+        chain: list[dict[str, str]] = []
+        listed = set(_listed_ids(elements))
+        for step in brief.goal.steps[index + 1 :]:
+            if step.do not in ("fill", "select", "check", "uncheck") or (step.value and _from_user(step.value, brief.goal)):
+                break
+            element = self._element_id(brief, step)
+            if element is None or element not in listed:
+                break
+            action = _grammar(step, element, self._checked(brief, step))
+            if action is None:
+                continue
+            chain.append({"action": action, "description": step.describe()[:200]})
+        return chain[:9]
+
+    def _run(self, brief: _Brief, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, brief.loop).result(timeout=RESOLVE_TIMEOUT_S)
+
+    def _element_id(self, brief: _Brief, step: Step) -> str | None:
+        async def find() -> str | None:
+            try:
+                target = await locate(brief.page, step)
+                return await target.first.evaluate(_ID_OF, timeout=3000)
+            except (StepNotFound, PlaywrightError):  # a page mid-navigation: not found now
+                return None
+
+        return self._run(brief, find())
+
+    def _checked(self, brief: _Brief, step: Step) -> bool | None:
+        if step.do not in ("check", "uncheck"):
+            return None
+
+        async def state() -> bool | None:
+            try:
+                return await (await locate(brief.page, step)).first.is_checked(timeout=2000)
+            except (StepNotFound, PlaywrightError):  # unknown state: act
+                return None
+
+        return self._run(brief, state())
+
+
+def _key(goal_text: str) -> str:
+    return " ".join(goal_text.split()).casefold()
+
+
+# -- the plan a careful person writes ---------------------------------------------------------
+def plan_answer(goal: Goal) -> dict[str, Any]:
+    steps = [
+        {
+            "description": f"{_describe(step)} (step {i} of the solution)",
+            "kind": "submit" if i == len(goal.steps) - 1 and step.do in ("click", "press") else _KINDS[step.do],
+            "target": _label(step),
+            "value": step.key if step.do == "press" else None if _from_user(step.value or "", goal) else step.value,
+            "success_criterion": "The page shows the step's effect.",
+        }
+        for i, step in enumerate(goal.steps)
+    ]
+    return {"steps": steps[:25], "contract": clauses(goal), "needs_user_input": [], "contingencies": [], "subtasks": []}
+
+
+def clauses(goal: Goal) -> list[dict[str, Any]]:
+    """What proves the goal done, as a careful person writes it: each value the solution
+    types or chooses, each box it sets, and the final control it presses (which commits)."""
+    out: list[dict[str, Any]] = []
+    for i, step in enumerate(goal.steps):
+        ref = _ref(step)
+        if step.do in ("fill", "type") and not _from_user(step.value or "", goal):
+            out.append({"kind": "field_value", "target": ref, "value": step.value, "description": f"{_label(step)} holds {step.value}"})
+        elif step.do == "select":
+            out.append({"kind": "choice", "target": ref, "value": step.value, "description": f"{_label(step)} is {step.value}"})
+        elif step.do in ("check", "uncheck"):
+            state = "checked" if step.do == "check" else "unchecked"
+            out.append({"kind": "control", "target": ref, "state": state, "description": f"{_label(step)} is {state}"})
+        elif i == len(goal.steps) - 1 and step.do in ("click", "press"):
+            out.append({"kind": "activated", "target": ref, "action": "click" if step.do == "click" else "press", "effect": True,
+                        "description": f"{_label(step)} was pressed and the page reacted"})
+    return out[:20]
+
+
+def _ref(step: Step) -> dict[str, Any]:
+    ref: dict[str, Any] = {"name": _label(step)[:200]}
+    if step.role in _REF_ROLES:
+        ref["role"] = step.role
+    if step.within is not None:
+        ref["container"] = step.within.text[:200]
+        ref["container_kind"] = _CONTAINER_KINDS.get(step.within.role)
+    return ref
+
+
+def _label(step: Step) -> str:
+    return step.name or step.label or ""
+
+
+def _describe(step: Step) -> str:
+    verb = {"fill": "Type", "type": "Type", "select": "Choose", "check": "Tick", "uncheck": "Untick", "press": "Press",
+            "click": "Click", "hover": "Point at", "upload": "Upload"}[step.do]
+    what = f"{verb} {_label(step)!r}"
+    if step.do in ("fill", "type", "select") and step.value is not None:
+        what = f"{verb} {step.value!r} in {_label(step)!r}"
+    if step.within is not None:
+        what += f" in the {step.within.role} of {step.within.text!r}"
+    return what
+
+
+# -- reading the prompt ---------------------------------------------------------------------------
+def _solution_index(current: str, goal: Goal) -> int | None:
+    if not current or current.startswith("none"):
+        return None
+    description = _DESCRIPTION.search(current)
+    if description and (mark := MARK.search(description.group(1))) is not None:
+        index = int(mark.group(1))
+        return index if index < len(goal.steps) else None
+    index_match = _STEP_INDEX.search(current)
+    return int(index_match.group(1)) if index_match and int(index_match.group(1)) < len(goal.steps) else None
+
+
+def _listed_ids(elements: str) -> list[str]:
+    return [m.group(1).strip('"') for m in _ELEMENT_ID.finditer(elements)]
+
+
+def _look_alike(elements: str, element: str) -> str | None:
+    """Another element of the same role, the nearest in the list: what a careless model hits."""
+    rows = [(m.group(1).strip('"'), m.group(2)) for m in _ELEMENT_ID.finditer(elements)]
+    where = next((i for i, (eid, _) in enumerate(rows) if eid == element), None)
+    if where is None:
+        return None
+    role = rows[where][1]
+    others = sorted((abs(i - where), eid) for i, (eid, r) in enumerate(rows) if r == role and eid != element)
+    return others[0][1] if others else None
+
+
+def _from_user(value: str, goal: Goal) -> bool:
+    """A value only the user knows (a one-time code): the goal's answers hold it, its text does not."""
+    return value in goal.answers.values() and value.casefold() not in goal.text.casefold()
+
+
+def _grammar(step: Step, element: str, checked: bool | None) -> str | None:
+    quoted = json.dumps(element)
+    match step.do:
+        case "fill" | "type":
+            return f"setValue({quoted}, {json.dumps(step.value or '')})"
+        case "select":
+            return f"select({quoted}, {json.dumps(step.value or '')})"
+        case "check":
+            return None if checked is True else f"click({quoted})"
+        case "uncheck":
+            return None if checked is False else f"click({quoted})"
+        case "press":
+            return f"press({quoted}, {json.dumps(step.key or 'Enter')})"
+        case "hover":
+            return f"hover({quoted})"
+        case _:
+            return f"click({quoted})"
+
+
+def _answer(action: str, element: str | None, thought: str, *, step_done: bool, chain: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    return {"thought": thought[:1000], "action": action, "element_id": element, "confidence": 0.92, "chain": chain or [],
+            "step_done": step_done, "missing_info": []}
+
+
+def _wait_for_user(missing: list[str]) -> dict[str, Any]:
+    return {"thought": "I need a value from you to go on.", "action": "wait(1)", "element_id": None, "confidence": 0.9,
+            "chain": [], "step_done": False, "missing_info": missing}
