@@ -12,7 +12,7 @@ CHROMIUM := /usr/bin/chromium
 # The bundled extension's id (its manifest key fixes it): `make run` lets it call the local server.
 EXTENSION_ID := gfhhbdigibclbkcedjipkjbpfcadmeam
 
-.PHONY: help run test demo install install-test install-bench chromium node extension extension-types bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-memory-skills bench-memory-replay bench-audit bench-vision clean
+.PHONY: help run test demo install install-test install-bench chromium node extension extension-types bench-verification bench-interact bench-knowledge-extraction bench-knowledge bench-miniwob bench-chaining bench-memory-fingerprint bench-memory-skills bench-memory-replay bench-audit bench-vision bench-sites clean
 
 help:
 	@echo "make run    - set up and start Stepwise on $(HOST):$(PORT) (SQLite, no model key needed)"
@@ -22,6 +22,7 @@ help:
 	@echo "make extension-types - regenerate extension/openapi.json and the extension's API types after a server change"
 	@echo "make bench-verification | bench-interact | bench-knowledge-extraction | bench-miniwob | bench-chaining | bench-audit"
 	@echo "make bench-memory-fingerprint | bench-memory-skills | bench-memory-replay | bench-vision"
+	@echo "make bench-sites  - the gym: realistic sites written blind, every goal with no model and three fake models"
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -135,6 +136,15 @@ bench-memory-replay: install-bench chromium
 # The hardening audit against real servers on 127.0.0.1 (~6 min): AUDIT_ARGS="--only race_1_worker" for one.
 bench-audit: install-bench
 	$(PY) -m bench.audit $(AUDIT_ARGS)
+
+# The gym (bench/sites/README.md): every site's human solutions replayed first, then every goal
+# x {no model, oracle, noisy, lying} through a real server (~1 h on 2 cores). Another site
+# folder, or a subset: make bench-sites SITES="bench/sites/bank /path/to/site" SITES_ARGS="--models none,oracle"
+SITES ?= $(sort $(dir $(wildcard bench/sites/*/site.toml)))
+SITES_ARGS ?=
+bench-sites: install-bench chromium
+	$(PY) -m bench.gym check $(SITES)
+	$(PY) -m bench.gym run $(SITES) $(SITES_ARGS) --out bench/results/gym
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis bench/results
