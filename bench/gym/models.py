@@ -36,6 +36,7 @@ from bench.schema_instance import lying_instance
 from bench.subtask_model import blocks_of
 
 RESOLVE_TIMEOUT_S: Final = 15.0
+LOOK_S: Final = 0.5  # the model looks at the page it is shown: an element is there or not
 MARK: Final = re.compile(r"\(step (\d+) of the solution\)")
 _ELEMENT_ID: Final = re.compile(r'^- \[("(?:[^"\\]|\\.)*"|[^\]\s]+)\] (\S+) ("(?:[^"\\]|\\.)*")', re.M)
 _STEP_INDEX: Final = re.compile(r"^index: (\d+)$", re.M)
@@ -212,7 +213,7 @@ class OracleGemini(LyingGemini):
     def _element_id(self, brief: _Brief, step: Step) -> str | None:
         async def find() -> str | None:
             try:
-                target = await locate(brief.page, step)
+                target = await locate(brief.page, step, appear_s=LOOK_S)
                 return await target.first.evaluate(_ID_OF, timeout=3000)
             except (StepNotFound, PlaywrightError):  # a page mid-navigation: not found now
                 return None
@@ -225,7 +226,7 @@ class OracleGemini(LyingGemini):
 
         async def state() -> bool | None:
             try:
-                return await (await locate(brief.page, step)).first.is_checked(timeout=2000)
+                return await (await locate(brief.page, step, appear_s=LOOK_S)).first.is_checked(timeout=2000)
             except (StepNotFound, PlaywrightError):  # unknown state: act
                 return None
 

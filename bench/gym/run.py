@@ -36,6 +36,7 @@ from client.records import RunResult
 
 MODELS: Final = ("none", "oracle", "noisy", "lying")
 MAX_QUESTIONS: Final = 3
+SERVER_READY_S: Final = 180.0  # the whole gym runs for an hour on a shared 2-core machine
 # Every goal is met for the first time: no recipe or skill learned on an earlier goal helps.
 GYM_SERVER_ENV: Final = {"STEPWISE_MEMORY_REPLAY": "false", "STEPWISE_MEMORY_SKILLS": "false"}
 
@@ -152,7 +153,7 @@ async def run_model(sites: list[Site], model_name: str, *, jobs: int, split: str
             fake = stack.enter_context(LyingGemini())
         if fake is not None:
             env.update(fake.env())
-        stepwise = stack.enter_context(local_server(env=env))
+        stepwise = stack.enter_context(local_server(env=env, ready_timeout_s=SERVER_READY_S))
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="stepwise-gym-")))
         work = [(site, goal) for site in sites for goal in site.goals
                 if (split == "all" or goal.split == split) and (only is None or goal.id in only)]
