@@ -15,12 +15,12 @@ from agent.critic import needs_critic
 from agent.advance import advance_and_refine
 from agent.search import allowed_domains_for
 from agent.interrupts import MAX_INTERRUPTS, retrieve_missing, stored_search
-from agent.reasoning import needs_user_input
+from agent.reasoning import kept_claims, needs_user_input
 from agent.state import Candidate, GraphContext, InteractState
 from agent.subtasks import active, within_active, worker_view
 from agent.vision.call import CallVision, position_lines
 from agent.vision.steps import call_vision, full_dom_request, screenshot_request
-from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, refinement_blocks, summarise_history, validate_refined_action
+from planning import REFINEMENT_INSTRUCTIONS, RefinedAction, RefinementInvalid, RefinementResult, refinement_blocks, summarise_history, validate_refined_action
 from planning import Plan
 from verification import Action, ActionSyntaxError, Contract, parse_action
 
@@ -263,6 +263,10 @@ async def _model_candidate(
         except (LLMError, RefinementInvalid) as exc:
             log.warning("action_generation.model_failed", error=type(exc).__name__)
             return None, searched
+        if refined.needs_user_input:
+            refined = await _checked_claims(refined, state, plan)
+            if refined is None:  # the claim was all there was (its wait(1)): the policy's action goes on
+                return None, searched
         if not refined.needs_user_input:
             break
         # The dynamic interrupt: a value is missing; look for it, then ask the worker again.
@@ -282,6 +286,19 @@ async def _model_candidate(
         completes_step=refined.step_done if step is not None else True,
         chain=refined.chain,
     ), searched
+
+
+async def _checked_claims(refined: RefinementResult, state: InteractState, plan: Plan) -> RefinementResult | None:
+    """The worker's answer with only the missing values that hold against the goal and the
+    page (agent.reasoning.missing_claims). With none left the answer stands without them —
+    unless its action is the wait(1) that only held the question's place (then ``None``)."""
+    page = state["page"]
+    kept = await page_work(
+        heavy(page), kept_claims, refined.missing_info, state["task"].query, page, engine="action_generation", contract=state["contract"], steps=plan.steps
+    )
+    if not kept and refined.action.name == "wait":
+        return None
+    return dataclasses.replace(refined, missing_info=kept)
 
 
 def _verdict_word(verification: dict[str, Any] | None) -> str | None:

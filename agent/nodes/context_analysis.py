@@ -23,6 +23,8 @@ async def context_analysis(state: InteractState, runtime: Runtime[GraphContext])
         knowledge=runtime.context.knowledge,
         search_available=deps.search is not None,
         ctx=call_context(state, runtime) if deps.gateway is not None else None,
+        contract=state.get("contract"),
+        steps=policy_plan.steps if (policy_plan := state.get("policy_plan")) is not None else (),
     )
     analysis = decision.analysis
     log.info("graph.context_analysis", source=analysis.source, decided_by=decision.decided_by, missing=len(analysis.missing_information))

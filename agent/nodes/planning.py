@@ -12,6 +12,7 @@ from agent.contracts import link_steps, merge_model_clauses, plan_from_contract
 from agent.policy import understand
 from agent.state import GraphContext, InteractState
 from agent.interrupts import user_messages
+from agent.reasoning import kept_claims
 from agent.subtasks import attach, from_drafts
 from planning import (
     MAX_PLAN_RETRIES,
@@ -95,9 +96,10 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
         proposed, dropped = clauses_from_drafts(draft.contract)
         contract, missing = merge_model_clauses(contract, task.query, proposed)
         log.info("planning.model_contract", proposed=len(proposed), dropped=len(dropped), unaccounted=missing[:10], source=contract.source)
-        if draft.needs_user_input:
+        if draft.needs_user_input and await _still_missing(draft.needs_user_input, state, contract):
             # The policy's context analysis decides ASK_USER before planning; a plan that
-            # still lacks values falls back to the policy plan rather than guessing.
+            # still lacks values falls back to the policy plan rather than guessing. A value
+            # the goal gives or nothing needs is no gap: the draft stands (agent.reasoning).
             log.info("planning.model_needs_input", missing=len(draft.needs_user_input))
             return None, contract
         feedback: list[DataBlock] = []
@@ -126,6 +128,16 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
             feedback.append(DataBlock(name, content))
         blocks = [*blocks, *feedback]
     return None, contract
+
+
+async def _still_missing(claims: list[str], state: InteractState, contract: Contract) -> bool:
+    """Does any value the draft says is missing hold against the goal and the page (the task's
+    reading and the policy's plan — never the draft's own steps)?"""
+    policy_plan = state.get("policy_plan")
+    steps = policy_plan.steps if policy_plan is not None else ()
+    page = state["page"]
+    kept = await page_work(heavy(page), kept_claims, claims, state["task"].query, page, engine="planning", contract=contract, steps=steps)
+    return bool(kept)
 
 
 def _gap(missing: list[str], dropped: list[str]) -> str:

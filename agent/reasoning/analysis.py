@@ -14,7 +14,10 @@ deterministic rules of :mod:`agent.reasoning.rules` when there is none or it fai
 4. otherwise PAGE (the goal's targets are on the page, or it is a plain page action).
 
 The model's answer is checked the same way: WEB_SEARCH without a search client degrades
-to PAGE, a missing or verbatim ``search_query`` is replaced by the refined goal.
+to PAGE, a missing or verbatim ``search_query`` is replaced by the refined goal, and each
+value it says is missing is checked against the goal and the page
+(:mod:`agent.reasoning.missing_claims`): ASK_USER keeps only the values that hold, and with
+none left it is dropped — the rest of the model's answer stands (PAGE when nothing else).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from agent.llm import CallContext, DataBlock, LLMError, LLMGateway, Prompt
 from agent.offload import heavy, page_work
 from agent.policy import match_elements, parse_goal
 from agent.reasoning.blocks import ChatMessage, history_block, knowledge_block, page_blocks
+from agent.reasoning.missing_claims import kept_claims
 from agent.reasoning.rules import (
     asks_outside_information,
     memory_answers,
@@ -40,7 +44,8 @@ from agent.reasoning.rules import (
 )
 from agent.reasoning.schema import ContextAnalysis, NeedsUserInput, Source
 from agent.search.query import refine_query
-from verification import PageState
+from planning import PlanStep
+from verification import Contract, PageState
 
 log = structlog.get_logger(__name__)
 
@@ -176,6 +181,24 @@ def analyse_context(
     return ContextAnalysis(source="PAGE", reason=_page_reason(goal, page))
 
 
+def _claims_checked(
+    analysis: ContextAnalysis, goal: str, page: PageState, contract: Contract | None, steps: Sequence[PlanStep]
+) -> ContextAnalysis:
+    """ASK_USER with only the missing values that hold (:mod:`agent.reasoning.missing_claims`);
+    none left: no ASK_USER, the model's other sources stand (PAGE when it named none)."""
+    if not analysis.needs_user_input:
+        return analysis
+    claims = analysis.missing_information or [""]  # ASK_USER naming nothing claims nothing checkable
+    kept = kept_claims(claims, goal, page, engine="context_analysis", contract=contract, steps=steps)
+    if kept:
+        return analysis.model_copy(update={"missing_information": list(kept)})
+    sources = [s for s in analysis.required_sources if s != "ASK_USER"] or ["PAGE"]
+    reason = f"{analysis.reason} (No value the goal and the page need is missing; working from the {sources[0].lower().replace('_', ' ')}.)"
+    return ContextAnalysis.model_validate(
+        {**analysis.model_dump(), "source": sources[0], "required_sources": sources, "missing_information": [], "reason": reason}
+    )
+
+
 def _checked(analysis: ContextAnalysis, goal: str, search_available: bool) -> ContextAnalysis:
     data = analysis.model_dump()
     if analysis.needs_web_search and not search_available:
@@ -202,9 +225,12 @@ async def run_context_analysis(
     knowledge: Sequence[str] = (),
     search_available: bool = False,
     ctx: CallContext | None = None,
+    contract: Contract | None = None,
+    steps: Sequence[PlanStep] = (),
 ) -> ContextDecision:
     """Context analysis by the model when ``gateway`` is given, else (or on ``LLMError``)
-    by the deterministic rules."""
+    by the deterministic rules. ``contract`` and ``steps``: the task's reading of the goal
+    and its plan so far, against which the model's missing values are checked."""
     if gateway is not None:
         note = SEARCH_NOTE if search_available else NO_SEARCH_NOTE
         prompt = Prompt(
@@ -217,7 +243,8 @@ async def run_context_analysis(
         except LLMError as exc:
             log.warning("context_analysis.model_failed", error=type(exc).__name__, kind=exc.kind)
         else:
-            analysis = _checked(generation.output, goal, search_available)
+            claimed = await page_work(heavy(page), _claims_checked, generation.output, goal, page, contract, steps)
+            analysis = _checked(claimed, goal, search_available)
             log.info("context_analysis.decided", source=analysis.source, decided_by="model")
             return ContextDecision(analysis, "model")
     analysis = await page_work(
