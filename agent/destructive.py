@@ -18,13 +18,15 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from agent.policy.coverage import FILLER
 from agent.policy.lexicon import DESTRUCTIVE
-from verification import Action, Contract, PageElement, format_action
-from verification.contract import fold
+from verification import Action, Contract, PageElement, PageState, format_action
+from verification.contract import fold, words
 
 _WORD: Final = re.compile(r"[a-z0-9]+")
 # Controls that change a value, not commit something: ticking "Remove background" deletes nothing.
 _STATE_ROLES: Final = frozenset({"checkbox", "radio", "switch", "textbox", "searchbox", "combobox", "listbox", "spinbutton", "slider", "option", "tab"})
+_RECORD_KINDS: Final = ("row", "item", "card")  # a record: one of many alike, named by its content
 _PHRASES: Final = sorted(((tuple(p.split()), p) for p in DESTRUCTIVE), key=lambda item: -len(item[0]))
 
 
@@ -127,3 +129,40 @@ def unasked(action: Action, element: PageElement | None, goal: str, contract: Co
     if text in confirmed:
         return None
     return Held(action=text, label=label, phrase=phrase, element_id=element.id)
+
+
+def other_record(action: Action, element: PageElement | None, goal: str, page: PageState) -> str | None:
+    """A destructive click on the wrong record: the goal names a record on the page (a row,
+    list item or card whose text carries words of the goal), and the click lands on the same
+    control of another one ("Remove" in the *production* row for "Remove the key named
+    staging"). Returns the record the goal names, or ``None`` (not destructive, not in a
+    record, or the goal names none of the page's records — "delete the first order")."""
+    if action.name != "click" or element is None or destructive_phrase(element) is None:
+        return None
+    mine = _record(element)
+    if mine is None:
+        return None
+    kind, text = mine
+    phrase_words = {w for p in DESTRUCTIVE for w in p.split()}
+    wanted = {w for w in words(goal) if len(w) > 2 and w not in FILLER and w not in phrase_words}
+    label = fold(element.name)
+    best, best_score = None, _score(wanted, text)
+    for other in page.elements:
+        record = _record(other)
+        if record is None or record[0] != kind or record[1] == text or fold(other.name) != label or other.hidden:
+            continue
+        if (score := _score(wanted, record[1])) > best_score:
+            best, best_score = record[1], score
+    return best
+
+
+def _record(element: PageElement) -> tuple[str, str] | None:
+    for container in element.container:
+        kind, _, text = container.partition(": ")
+        if kind in _RECORD_KINDS and text:
+            return kind, text
+    return None
+
+
+def _score(wanted: set[str], text: str) -> int:
+    return len(wanted & set(words(text)))

@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 from agent.action_validation import ActionRejected, validate_action
 from agent.chaining import ChainLink, model_chain, policy_chain
 from agent.contracts import completion_thought, not_understood, settle
-from agent.destructive import Held, unasked
+from agent.destructive import Held, other_record, unasked
 from agent.memory import steer_action
 from agent.offload import heavy, page_work
 from agent.nodes.critic import start_url
@@ -56,6 +56,10 @@ async def action_validation(state: InteractState, runtime: Runtime[GraphContext]
             rejections.append(f"{result.code}: {result.reason}")
             continue
         target = page.element(candidate.action.target) if candidate.action.target else None
+        if (named := other_record(candidate.action, target, state["task"].query, page)) is not None:
+            log.info("action_validation.rejected", code="WRONG_RECORD", decided_by=candidate.decided_by)
+            rejections.append(f"WRONG_RECORD: {result.text} acts on another record than the one the goal names ({named!r})")
+            continue
         hold = unasked(candidate.action, target, state["task"].query, contract, state.get("confirmed", frozenset()))
         if hold is not None:
             log.info("action_validation.held", phrase=hold.phrase, decided_by=candidate.decided_by)
@@ -141,7 +145,7 @@ async def _chain(state: InteractState, runtime: Runtime[GraphContext], candidate
         if isinstance(result, ActionRejected):
             return None
         element = page.element(action.target) if action.target else None
-        if unasked(action, element, goal, contract, frozenset()) is not None:
+        if unasked(action, element, goal, contract, frozenset()) is not None or other_record(action, element, goal, page) is not None:
             return None
         steered.extend(used)
         return action, result.text

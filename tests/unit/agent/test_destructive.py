@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.destructive import destructive_phrase, unasked
+from agent.destructive import destructive_phrase, other_record, unasked
 from agent.policy import understand
-from verification import Action, PageElement
+from verification import Action, PageElement, PageState
 
 
 def el(name: str, role: str = "button", text: str | None = None) -> PageElement:
@@ -80,3 +80,29 @@ def test_a_confirmed_action_is_sent_and_other_actions_are_not_clicks() -> None:
     goal = "Click Save"
     assert unasked(CLICK, el("Save and delete"), goal, None, frozenset({'click("b")'})) is None
     assert unasked(Action(name="hover", target="b"), el("Delete"), goal, None) is None
+
+
+def _rows(*rows: str, label: str = "Remove") -> PageState:
+    return PageState(url="https://app.example/keys", elements=tuple(
+        PageElement(id=str(i), role="button", name=label, container=(f"row: {row}",)) for i, row in enumerate(rows)))
+
+
+@pytest.mark.parametrize(
+    ("goal", "clicked", "named"),
+    [
+        ("Remove the key named staging", "0", "staging · created 2026-01-02"),  # the production row: wrong record
+        ("Remove the key named staging", "1", None),  # the row the goal names
+        ("Remove the first key", "0", None),  # the goal names no record by its content
+        ("Remove production", "0", None),
+    ],
+)
+def test_a_destructive_click_on_another_record_than_the_goal_names_is_caught(goal: str, clicked: str, named: str | None) -> None:
+    page = _rows("production · created 2025-11-01", "staging · created 2026-01-02")
+    assert other_record(Action(name="click", target=clicked), page.element(clicked), goal, page) == named
+
+
+def test_a_harmless_click_or_a_control_outside_any_record_is_never_caught() -> None:
+    page = _rows("production", "staging", label="Details")
+    assert other_record(Action(name="click", target="0"), page.element("0"), "Open the details of staging", page) is None
+    lone = PageState(url="https://app.example/", elements=(PageElement(id="0", role="button", name="Delete account"),))
+    assert other_record(Action(name="click", target="0"), lone.element("0"), "Delete my staging account", lone) is None
