@@ -38,7 +38,7 @@ from bench.subtask_model import blocks_of
 RESOLVE_TIMEOUT_S: Final = 15.0
 LOOK_S: Final = 0.5  # the model looks at the page it is shown: an element is there or not
 MARK: Final = re.compile(r"\(step (\d+) of the solution\)")
-_ELEMENT_ID: Final = re.compile(r'^- \[("(?:[^"\\]|\\.)*"|[^\]\s]+)\] (\S+) ("(?:[^"\\]|\\.)*")', re.M)
+_ELEMENT_LINE: Final = re.compile(r'^- \[("(?:[^"\\]|\\.)*"|[^\]\s]+)\] (\S+) ("(?:[^"\\]|\\.)*")', re.M)
 _STEP_INDEX: Final = re.compile(r"^index: (\d+)$", re.M)
 _DESCRIPTION: Final = re.compile(r"^description: (.*)$", re.M)
 _CONTAINER_KINDS: Final = {"row": "row", "dialog": "dialog", "alertdialog": "dialog", "listitem": "item", "article": "card",
@@ -47,7 +47,7 @@ _REF_ROLES: Final = frozenset({"button", "link", "textbox", "checkbox", "radio",
                                "menuitem", "treeitem", "slider", "spinbutton"})
 _KINDS: Final = {"fill": "fill", "type": "fill", "select": "select", "check": "check", "uncheck": "uncheck", "press": "press",
                  "hover": "hover", "upload": "other", "click": "click"}
-_ID_OF: Final = """el => {
+ELEMENT_ID: Final = """el => {
   const own = el.closest('[data-llm-id]');
   if (own) return own.getAttribute('data-llm-id');
   const inner = el.querySelector('[data-llm-id]');
@@ -214,7 +214,7 @@ class OracleGemini(LyingGemini):
         async def find() -> str | None:
             try:
                 target = await locate(brief.page, step, appear_s=LOOK_S)
-                return await target.first.evaluate(_ID_OF, timeout=3000)
+                return await target.first.evaluate(ELEMENT_ID, timeout=3000)
             except (StepNotFound, PlaywrightError):  # a page mid-navigation: not found now
                 return None
 
@@ -309,12 +309,12 @@ def _solution_index(current: str, goal: Goal) -> int | None:
 
 
 def _listed_ids(elements: str) -> list[str]:
-    return [m.group(1).strip('"') for m in _ELEMENT_ID.finditer(elements)]
+    return [m.group(1).strip('"') for m in _ELEMENT_LINE.finditer(elements)]
 
 
 def _look_alike(elements: str, element: str) -> str | None:
     """Another element of the same role, the nearest in the list: what a careless model hits."""
-    rows = [(m.group(1).strip('"'), m.group(2)) for m in _ELEMENT_ID.finditer(elements)]
+    rows = [(m.group(1).strip('"'), m.group(2)) for m in _ELEMENT_LINE.finditer(elements)]
     where = next((i for i, (eid, _) in enumerate(rows) if eid == element), None)
     if where is None:
         return None

@@ -15,18 +15,21 @@ import asyncio
 import json
 import tempfile
 import time
-from contextlib import AsyncExitStack, ExitStack
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
+from playwright.async_api import Error as PlaywrightError
 
 from bench.gym.check import StepFailed, prepare, wait_for_events
 from bench.gym.events import shows_any, shows_exactly, shows_within
-from bench.gym.models import Noise, OracleGemini
+from bench.gym.models import ELEMENT_ID, Noise, OracleGemini
 from bench.gym.server import GymServer
 from bench.gym.spec import Goal, Site
+from bench.gym.steps import StepNotFound, locate
 from bench.lying_model import LyingGemini
 from client import run_task
 from client.api import StepwiseClient
@@ -86,6 +89,23 @@ def answer_for(goal: Goal, question: str) -> str | None:
     return None
 
 
+async def user_confirms(page: Page, goal: Goal, confirm: dict[str, Any] | None) -> bool:
+    """The user says yes to what their goal asked for: a held click on an element of the goal's
+    own solution, or a confirmation that names no element (a dialog, a page asking "are you
+    sure?"); no to a click on anything else (a wrong row, a control nobody asked for)."""
+    element = (confirm or {}).get("elementId")
+    if not isinstance(element, str) or not goal.doable:
+        return True
+    for step in goal.steps:
+        try:
+            target = await locate(page, step, appear_s=0.3)
+            if await target.first.evaluate(ELEMENT_ID) == element:
+                return True
+        except (StepNotFound, PlaywrightError):
+            continue
+    return False
+
+
 async def run_goal(site: Site, goal: Goal, model_name: str, fake: OracleGemini | None, stepwise: LocalServer,
                    gym: GymServer, browser: Browser, tmp: Path, max_steps: int) -> Outcome:
     context = await new_context(browser)
@@ -114,7 +134,7 @@ async def run_goal(site: Site, goal: Goal, model_name: str, fake: OracleGemini |
                 value = None if result.confirm is not None else answer_for(goal, result.error or "")
                 if result.confirm is None and value is None:
                     break  # a value the user does not have: the question is the run's end
-                more: dict[str, Any] = {"confirm": True} if value is None else {"reply": value}
+                more: dict[str, Any] = {"confirm": await user_confirms(page, goal, result.confirm)} if value is None else {"reply": value}
                 if result.task_id is None:  # no task was made: the user says the goal again, with the value
                     if value is None:
                         break
@@ -141,43 +161,56 @@ def _broken(site: Site, goal: Goal, model: str, why: str) -> Outcome:
     return Outcome(site.key, goal.id, goal.split, goal.doable, model, "broken", "error", None, why, 0, 0, 0, 0.0)
 
 
-async def run_model(sites: list[Site], model_name: str, *, jobs: int, split: str, only: set[str] | None,
-                    seed: int, max_steps: int, on_outcome: Any = None) -> list[Outcome]:
+def fake_model(model_name: str, seed: int = 0) -> OracleGemini | LyingGemini | None:
+    """The fake model a gym model name stands for (not started); None for no model."""
+    if model_name in ("oracle", "noisy"):
+        return OracleGemini(noise=Noise(seed=seed) if model_name == "noisy" else None)
+    if model_name == "lying":
+        return LyingGemini()
+    return None
+
+
+async def run_goals(work: list[tuple[Site, Goal]], model_name: str, fake: OracleGemini | LyingGemini | None,
+                    stepwise: LocalServer, browser: Browser, *, jobs: int, max_steps: int,
+                    on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Each (site, goal) through ``stepwise``, ``jobs`` at a time; outcomes in ``work``'s order."""
     outcomes: list[Outcome] = []
-    with ExitStack() as stack:
-        fake: OracleGemini | LyingGemini | None = None
-        env = dict(GYM_SERVER_ENV)
-        if model_name in ("oracle", "noisy"):
-            fake = stack.enter_context(OracleGemini(noise=Noise(seed=seed) if model_name == "noisy" else None))
-        elif model_name == "lying":
-            fake = stack.enter_context(LyingGemini())
-        if fake is not None:
-            env.update(fake.env())
-        stepwise = stack.enter_context(local_server(env=env, ready_timeout_s=SERVER_READY_S))
-        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="stepwise-gym-")))
-        work = [(site, goal) for site in sites for goal in site.goals
-                if (split == "all" or goal.split == split) and (only is None or goal.id in only)]
-        queue: asyncio.Queue[tuple[Site, Goal]] = asyncio.Queue()
-        for item in work:
-            queue.put_nowait(item)
-        oracle = fake if isinstance(fake, OracleGemini) else None
-        async with launch_browser() as browser:
+    queue: asyncio.Queue[tuple[Site, Goal]] = asyncio.Queue()
+    for item in work:
+        queue.put_nowait(item)
+    oracle = fake if isinstance(fake, OracleGemini) else None
+    with tempfile.TemporaryDirectory(prefix="stepwise-gym-") as tmp:
 
-            async def worker() -> None:
-                async with AsyncExitStack() as servers:
-                    copies: dict[str, GymServer] = {}
-                    while not queue.empty():
-                        site, goal = queue.get_nowait()
-                        if site.key not in copies:
-                            copies[site.key] = servers.enter_context(GymServer(site.www))
-                        outcome = await run_goal(site, goal, model_name, oracle, stepwise, copies[site.key], browser, tmp, max_steps)
-                        outcomes.append(outcome)
-                        if on_outcome is not None:
-                            on_outcome(outcome)
+        async def worker() -> None:
+            with ExitStack() as servers:
+                copies: dict[str, GymServer] = {}
+                while not queue.empty():
+                    site, goal = queue.get_nowait()
+                    if site.key not in copies:
+                        copies[site.key] = servers.enter_context(GymServer(site.www))
+                    outcome = await run_goal(site, goal, model_name, oracle, stepwise, copies[site.key], browser, Path(tmp), max_steps)
+                    outcomes.append(outcome)
+                    if on_outcome is not None:
+                        on_outcome(outcome)
 
-            await asyncio.gather(*(worker() for _ in range(max(1, jobs))))
+        await asyncio.gather(*(worker() for _ in range(max(1, jobs))))
     order = {(s.key, g.id): i for i, (s, g) in enumerate(work)}
     return sorted(outcomes, key=lambda o: order[(o.site, o.goal)])
+
+
+async def run_model(sites: list[Site], model_name: str, *, jobs: int, split: str, only: set[str] | None,
+                    seed: int, max_steps: int, on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """One model over the sites' goals: its fake (if any), a Stepwise server pointed at it, a Chromium."""
+    work = [(site, goal) for site in sites for goal in site.goals
+            if (split == "all" or goal.split == split) and (only is None or goal.id in only)]
+    with ExitStack() as stack:
+        fake = fake_model(model_name, seed)
+        env = dict(GYM_SERVER_ENV)
+        if fake is not None:
+            env.update(stack.enter_context(fake).env())
+        stepwise = stack.enter_context(local_server(env=env, ready_timeout_s=SERVER_READY_S))
+        async with launch_browser() as browser:
+            return await run_goals(work, model_name, fake, stepwise, browser, jobs=jobs, max_steps=max_steps, on_outcome=on_outcome)
 
 
 def main(sites: list[Site], args: argparse.Namespace) -> int:

@@ -14,6 +14,18 @@ from bench.gym.run import answer_for, judge
 from bench.gym.spec import Goal, SiteFormatError, Step, Within, load_site
 
 SAMPLE = Path(__file__).parents[2] / "e2e" / "gym_sample"
+SITES = sorted(p.parent for p in (Path(__file__).parents[3] / "bench" / "sites").glob("*/site.toml"))
+
+
+def test_the_gym_has_seven_sites_each_with_goals_split_before_any_run() -> None:
+    assert len(SITES) >= 7
+    for folder in SITES:
+        site = load_site(folder)
+        doable = [g for g in site.goals if g.doable]
+        assert len(doable) >= 25 and len(site.goals) - len(doable) >= 4, site.key
+        halves = {half: sum(g.split == half for g in site.goals) for half in ("tune", "heldout")}
+        assert min(halves.values()) >= len(site.goals) // 3, (site.key, halves)
+        assert all(g.steps and g.expect for g in doable), site.key
 
 
 def _site(tmp_path: Path, toml: str) -> Path:
