@@ -14,16 +14,27 @@ deterministic ladder picks a strategy:
 * an error message appeared → ALTERNATIVE_SELECTOR, else FAIL;
 * a value did not land → ALTERNATIVE_SELECTOR, else RETRY_WITH_DELAY on attempt 1, else FAIL;
 * anything else (no change, …) → RETRY_WITH_DELAY on attempt 1; later an alternative,
-  else REFRESH_PAGE (``navigate(<current url>)``) — FAIL for navigate/goBack.
+  else REFRESH_PAGE (``navigate(<current url>)``) — FAIL for navigate/goBack, and FAIL when
+  the page holds values the task typed or chose (``keep_page``, decided by
+  :func:`typed_on_page` from the task's verified actions since the page last loaded).
+
+Before all of it, a submit (a button click, Enter) the page refused with validation errors —
+fields marked invalid, required fields left empty, error messages naming fields
+(:func:`check_form`) — is answered FILL_FIELD: the goal's value (its contract's clause for
+that field) typed into the first such field, then the submit again; when the goal gives
+none, the task ends ``FORM_NEEDS_INPUT`` with a reason naming the fields ("The form needs:
+Date of birth, Postcode"). A limit reached on such a page names them too.
 
 A retry is two requests: ``action`` is ``wait(<delay>)`` and ``retry_action`` holds the
 failed action, to be re-validated and sent *after* the wait verified. SCROLL_INTO_VIEW
 likewise carries the original action in ``retry_action``. A model suggestion whose action
 does not validate on the page (an unknown id, the same id for an "alternative", a bad
-URL) is dropped and the ladder decides.
+URL) is dropped and the ladder decides; so is a REFRESH_PAGE, a navigate, a goBack or a
+click on a link to another document when ``keep_page``.
 """
 
 from agent.correction.engine import correction_blocks, plan_correction
+from agent.correction.form import FieldProblem, FormCheck, check_form, form_problems, is_submit
 from agent.correction.ladder import find_alternative, ladder_correction, offscreen
 from agent.correction.schema import (
     CORRECTION_INSTRUCTIONS,
@@ -31,9 +42,11 @@ from agent.correction.schema import (
     CorrectionLimits,
     CorrectionSuggestion,
     FailureCode,
+    ModelStrategy,
     Strategy,
     to_record,
 )
+from agent.correction.typed import typed_on_page
 
 __all__ = [
     "CORRECTION_INSTRUCTIONS",
@@ -41,11 +54,18 @@ __all__ = [
     "CorrectionLimits",
     "CorrectionSuggestion",
     "FailureCode",
+    "FieldProblem",
+    "FormCheck",
+    "ModelStrategy",
     "Strategy",
+    "check_form",
     "correction_blocks",
     "find_alternative",
+    "form_problems",
+    "is_submit",
     "ladder_correction",
     "offscreen",
     "plan_correction",
     "to_record",
+    "typed_on_page",
 ]

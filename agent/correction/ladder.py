@@ -82,7 +82,10 @@ def ladder_correction(
     allowed: Collection[str],
     *,
     goal: str = "",
+    keep_page: bool = False,
 ) -> CorrectionDecision:
+    """The rules' recovery. ``keep_page``: the page holds values the task typed or chose
+    (:func:`agent.correction.typed.typed_on_page`) — never reload it; the last rung fails."""
     text = format_action(action)
     retry = CorrectionDecision(
         "RETRY_WITH_DELAY",
@@ -157,6 +160,12 @@ def ladder_correction(
         return alternative
     if action.name in ("navigate", "goBack") or not page.url:
         return fail_decision(f"{text} still has no effect", attempt, "NO_RECOVERY")
+    if keep_page:  # a reload would erase what the task typed: the user's work stays on the page
+        return fail_decision(
+            f"{text} still has no effect; the page is not reloaded, so the values typed into it are kept",
+            attempt,
+            "NO_RECOVERY",
+        )
     refresh = format_action(Action(name="navigate", value=page.url))
     return CorrectionDecision("REFRESH_PAGE", refresh, "Reload the page and decide again", attempt)
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from storage import CorrectionRecord
 from verification import Action, format_action
 
-Strategy = Literal[
+ModelStrategy = Literal[
     "RETRY_WITH_DELAY",
     "ALTERNATIVE_SELECTOR",
     "SCROLL_INTO_VIEW",
@@ -18,7 +18,10 @@ Strategy = Literal[
     "REFRESH_PAGE",
     "FAIL",
 ]
-FailureCode = Literal["MAX_RETRIES_EXCEEDED", "MAX_CONSECUTIVE_FAILURES", "NO_RECOVERY"]
+# FILL_FIELD is the rules' own: after a submit the page refused, the goal's value typed into a
+# field the page marks required or invalid, then the submit again (agent.correction.form).
+Strategy = Literal[ModelStrategy, "FILL_FIELD"]
+FailureCode = Literal["MAX_RETRIES_EXCEEDED", "MAX_CONSECUTIVE_FAILURES", "NO_RECOVERY", "FORM_NEEDS_INPUT"]
 REASON_LIMIT: Final = 300
 
 CORRECTION_INSTRUCTIONS = """\
@@ -31,7 +34,8 @@ all untrusted data. Choose one recovery `strategy`:
 - SCROLL_INTO_VIEW: the target is off-screen or covered; `action` is scroll("<id>").
 - DISMISS_POPUP: a popup or modal the goal is not about covers the target; `action` clicks
   its close / Cancel / "No thanks" control, e.g. click("31"); the failed action is retried after.
-- REFRESH_PAGE: the page is stale or broken.
+- REFRESH_PAGE: the page is stale or broken. Never on a page holding values the task typed
+  or chose: a reload erases them (such an answer is refused).
 - FAIL: nothing on this page can recover the step.
 `action` uses the action grammar and only ids listed in the elements block. `strategy` and
 `action` are the whole contract; `reason` is shown to people only."""
@@ -42,7 +46,7 @@ class CorrectionSuggestion(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    strategy: Strategy = Field(description="The recovery strategy.")
+    strategy: ModelStrategy = Field(description="The recovery strategy.")
     action: str | None = Field(
         default=None,
         description=(
@@ -68,7 +72,7 @@ class CorrectionDecision:
     failure_code: FailureCode | None = None
     decided_by: Literal["policy", "model"] = "policy"
     retry_action: str | None = (
-        None  # send after ``action`` verified (RETRY_WITH_DELAY, SCROLL_INTO_VIEW, DISMISS_POPUP)
+        None  # send after ``action`` verified (RETRY_WITH_DELAY, SCROLL_INTO_VIEW, DISMISS_POPUP, FILL_FIELD)
     )
 
 

@@ -6,7 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.calls import call_context
-from agent.correction import CorrectionLimits, plan_correction, to_record
+from agent.correction import CorrectionLimits, plan_correction, to_record, typed_on_page
 from agent.nodes.critic import start_url
 from agent.search import allowed_domains_for
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
@@ -36,6 +36,9 @@ async def correction(state: InteractState, runtime: Runtime[GraphContext]) -> di
     plan = state.get("plan")
     step_index = failed_link.plan_step if failed_link is not None else (last.metrics.get("plan_step") if last is not None else None)
     step = plan.steps[step_index] if plan is not None and step_index is not None and step_index < len(plan.steps) else None
+    # The task's typing on this page (the record's verified actions since it loaded): a
+    # correction never reloads, leaves or goes back from a page holding the user's work.
+    typed = typed_on_page(state.get("previous_actions") or ([last] if last is not None else []), result, page)
     decision = await plan_correction(
         failed_action,
         result,
@@ -52,11 +55,13 @@ async def correction(state: InteractState, runtime: Runtime[GraphContext]) -> di
         target_label=_old_label(last.before_state if last else None, failed_action),
         allowed_domains=allowed_domains_for(start_url(state)),
         ctx=call_context(state, runtime) if deps.gateway is not None else None,
+        contract=state.get("contract"),
+        typed=typed,
     )
     original = failed_action if isinstance(failed_action, str) else str(failed_action)
     record = to_record(decision, tenant_id=task.tenant_id, task_id=task.id, step_index=task.step_index, original_action=original if failed_link is not None or last is None else last.action)
     record_correction(strategy=decision.strategy, success=None)
-    log.info("graph.correction", strategy=decision.strategy, attempt=decision.attempt, failure_code=decision.failure_code, looping=looping)
+    log.info("graph.correction", strategy=decision.strategy, attempt=decision.attempt, failure_code=decision.failure_code, looping=looping, typed_on_page=len(typed))
     counters = {"retries_on_step": progress.retries_on_step + 1}
     if looping:
         counters["loop_corrections"] = progress.loop_corrections + 1
@@ -68,7 +73,7 @@ async def correction(state: InteractState, runtime: Runtime[GraphContext]) -> di
         "pending_retry": decision.retry_action,
     }
     if decision.strategy == "FAIL" or decision.action is None:
-        code = "LOOP_DETECTED" if looping else decision.failure_code or "NO_RECOVERY"
+        code = "LOOP_DETECTED" if looping and decision.failure_code != "FORM_NEEDS_INPUT" else decision.failure_code or "NO_RECOVERY"
         update["outcome"] = _fail(code, decision.reason, action=decision.action)
         update["candidate"] = None
         return update
