@@ -1,11 +1,12 @@
 // Fragment of the in-page script (what it looks for); the extension build joins the fragments, in
 // parts.json order, into one function scope: names are shared across files.
 
-const VERSION = 7;
+const VERSION = 8;
 if (window.__stepwise && window.__stepwise.version === VERSION) return;
 
 const ATTR = 'data-llm-id';
 const NAME_MAX = 120;
+const GROUP_LABEL_MAX = 60; // a text opening a field's group longer than this is prose, not its label
 const VALUE_MAX = 200;
 const FIELD_VALUE_MAX = 2000;
 const EVENTS_MAX = 20;

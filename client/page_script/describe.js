@@ -287,6 +287,14 @@ const nameOf = (el, visible) => {
       const t = textWithout(previous, el);
       if (t) return t;
     }
+    // <div class="form-label">Mobile number</div><input>: a label written without <label> — a
+    // short text that opens the control's own group (the group's only field) names it.
+    const group = anchor.parentElement;
+    if (previous && group && previous === group.firstElementChild && !previous.matches(INTERACTIVE) && !previous.querySelector(INTERACTIVE)
+        && group.querySelectorAll('input:not([type="hidden"]),select,textarea').length === 1) {
+      const t = collapse(previous.textContent, NAME_MAX);
+      if (t && t.length <= GROUP_LABEL_MAX && t.split(' ').length <= 8) return t;
+    }
   }
   const tag = el.tagName.toLowerCase();
   if (tag !== 'select' && tag !== 'textarea' && !(tag === 'input' && !BUTTON_TYPES.has((el.type || '').toLowerCase()))) {

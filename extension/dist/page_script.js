@@ -2,11 +2,12 @@
 // Fragment of the in-page script (what it looks for); the extension build joins the fragments, in
 // parts.json order, into one function scope: names are shared across files.
 
-const VERSION = 7;
+const VERSION = 8;
 if (window.__stepwise && window.__stepwise.version === VERSION) return;
 
 const ATTR = 'data-llm-id';
 const NAME_MAX = 120;
+const GROUP_LABEL_MAX = 60; // a text opening a field's group longer than this is prose, not its label
 const VALUE_MAX = 200;
 const FIELD_VALUE_MAX = 2000;
 const EVENTS_MAX = 20;
@@ -420,6 +421,14 @@ const nameOf = (el, visible) => {
     if (previous && previous.tagName.toLowerCase() === 'label' && !previous.htmlFor && !previous.querySelector('input,select,textarea')) {
       const t = textWithout(previous, el);
       if (t) return t;
+    }
+    // <div class="form-label">Mobile number</div><input>: a label written without <label> — a
+    // short text that opens the control's own group (the group's only field) names it.
+    const group = anchor.parentElement;
+    if (previous && group && previous === group.firstElementChild && !previous.matches(INTERACTIVE) && !previous.querySelector(INTERACTIVE)
+        && group.querySelectorAll('input:not([type="hidden"]),select,textarea').length === 1) {
+      const t = collapse(previous.textContent, NAME_MAX);
+      if (t && t.length <= GROUP_LABEL_MAX && t.split(' ').length <= 8) return t;
     }
   }
   const tag = el.tagName.toLowerCase();

@@ -194,3 +194,15 @@ async def test_a_password_the_agent_typed_is_reported(page: Page, probe: PagePro
     password = by_name(snap.tree, "Password")
     await execute_action(probe, f'setValue("{password["i"]}", "hunter2")')
     assert by_name((await probe.capture()).tree, "Password")["v"] == "hunter2"
+
+
+async def test_a_label_written_without_label_names_the_field_its_group_opens_with(page: Page, probe: PageProbe, pages_url: str) -> None:
+    await page.goto(f"{pages_url}/pages/group_labels.html")
+    await settle(probe)
+    tree = (await probe.capture()).tree
+    field = {node["i"]: node for node in tree}
+    ids = {key: await page.get_attribute(f"#{key}", "data-llm-id") for key in ("phone", "company", "long", "day", "after-button")}
+    assert field[ids["phone"]]["n"] == "Mobile number"
+    assert field[ids["company"]]["n"] == "Company"  # through a wrapper, a hint after it
+    # Prose, a group of two fields, a group a control opens: no name is made up.
+    assert [field[ids[key]].get("n", "") for key in ("long", "day", "after-button")] == ["", "", ""]
