@@ -79,6 +79,14 @@ CONTAINER_NOUNS: Final[frozenset[str]] = frozenset(
 ORDINAL_WORDS: Final[frozenset[str]] = frozenset("first second third fourth fifth last".split())
 # Words that introduce an element's name: "the item labeled Save", "the file named Briana".
 NAME_MARKERS: Final[frozenset[str]] = frozenset("named called labelled labeled titled name label text says reading".split())
+# A part of the goal that only tells why ("I got married!", ", we don't need it anymore") starts
+# with the user as its subject and asks for nothing: no request word, no value.
+FIRST_PERSON: Final[frozenset[str]] = frozenset("i i'm im i've ive i'd we we're we've we'd".split())
+REQUEST_WORDS: Final[frozenset[str]] = frozenset(
+    "want wants wanted need needs needed would like wish must should have has please can could let".split()
+)
+_PART_BREAK: Final = re.compile(r"[.!?;]+(?:\s+|$)|,\s+|\s+[-–—]\s+")
+_VALUE_MARK: Final = re.compile(r"[0-9\"“”@$€£]|(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])")  # a digit, a quote (not an apostrophe), a currency
 _RAW_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _ORDINAL: Final = re.compile(r"^\d+(?:st|nd|rd|th)$")
 
@@ -206,13 +214,36 @@ def _labels_value(goal: str, term: Term, following: Term | None, clauses: Sequen
     return any(c.kind in ("field_value", "choice") and _quoted_covered(following.text, c) for c in clauses)
 
 
+def context_spans(goal: str) -> list[tuple[int, int]]:
+    """The parts of ``goal`` that only say why — a sentence or a comma's clause with the user
+    as its subject, no request word and no value ("I got married! Please change my last name
+    to …", "remove the nursery, we don't need it anymore") — as (start, end) offsets. A goal
+    that is all such parts has none: then it is the request."""
+    parts: list[tuple[int, int]] = []
+    start = 0
+    for brk in _PART_BREAK.finditer(goal):
+        parts.append((start, brk.start()))
+        start = brk.end()
+    parts.append((start, len(goal)))
+    parts = [(a, b) for a, b in parts if goal[a:b].strip()]
+    spans = []
+    for a, b in parts:
+        text = goal[a:b]
+        found = _RAW_WORD.findall(fold(text).replace("’", "'"))
+        if found and found[0] in FIRST_PERSON and not REQUEST_WORDS.intersection(found) and not _VALUE_MARK.search(text):
+            spans.append((a, b))
+    return spans if len(spans) < len(parts) else []
+
+
 def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ()) -> tuple[str, ...]:
-    """The goal's terms no clause (and no "how" phrase) accounts for, in goal order."""
+    """The goal's terms no clause (and no "how" phrase) accounts for, in goal order; the
+    parts that only say why (:func:`context_spans`) ask for nothing."""
     vocab = frozenset().union(*(clause_words(c) for c in clauses)) if clauses else frozenset()
     means_words = frozenset(w for phrase in means for w in _all_words(phrase))
     means_words |= frozenset(_stem(w) for w in means_words)
     missing: list[str] = []
-    terms = goal_terms(goal)
+    why = context_spans(goal)
+    terms = [t for t in goal_terms(goal) if not any(a <= t.start < b for a, b in why)]
     for position, term in enumerate(terms):
         following = terms[position + 1] if position + 1 < len(terms) else None
         if term.kind == "word" and not term.text[0].isalnum():
