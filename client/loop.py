@@ -282,7 +282,9 @@ class _Runner:
             return True
         if answer.status == "needs_user_input":
             result.status, result.error = "needs_user_input", str(answer.get("needsUserInput") or answer.thought)
-            result.confirm = answer.get("confirm") if isinstance(answer.get("confirm"), dict) else None
+            asked = answer.get("needsUserInput")
+            confirm = asked.get("confirm") if isinstance(asked, dict) else None
+            result.confirm = confirm if isinstance(confirm, dict) else None
             return True
         return False
 

@@ -35,7 +35,7 @@ from client import run_task
 from client.api import StepwiseClient
 from client.browser import launch_browser, new_context
 from client.local_server import LocalServer, local_server
-from client.records import RunResult
+from client.records import RunResult, StepRecord
 
 MODELS: Final = ("none", "oracle", "noisy", "lying")
 MAX_QUESTIONS: Final = 3
@@ -62,7 +62,8 @@ class Outcome:
     questions: int
     seconds: float
     logged: list[dict[str, Any]] = field(default_factory=list)
-    actions: list[str] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)  # per answer: what was sent, why, and its verdict
+    contract: dict[str, Any] | None = None  # the goal contract as the last answer showed it
 
 
 def judge(goal: Goal, status: str, logged: list[dict[str, Any]]) -> Verdict:
@@ -113,7 +114,7 @@ async def run_goal(site: Site, goal: Goal, model_name: str, fake: OracleGemini |
     questions = 0
     result = RunResult(status="error")
     trips = calls = 0
-    actions: list[str] = []
+    actions: list[dict[str, Any]] = []
     try:
         page = await context.new_page()
         try:
@@ -128,7 +129,7 @@ async def run_goal(site: Site, goal: Goal, model_name: str, fake: OracleGemini |
             text = goal.text
             result = await run_task(text, None, **kw)
             trips, calls = len(result.steps), result.model_calls
-            actions += [s.action for s in result.steps]
+            actions += [_trace(s) for s in result.steps]
             while result.status == "needs_user_input" and questions < MAX_QUESTIONS:
                 questions += 1
                 value = None if result.confirm is not None else answer_for(goal, result.error or "")
@@ -143,7 +144,7 @@ async def run_goal(site: Site, goal: Goal, model_name: str, fake: OracleGemini |
                 else:
                     result = await run_task(text, None, task_id=result.task_id, session_id=result.session_id, **kw, **more)
                 trips, calls = trips + len(result.steps), calls + result.model_calls
-                actions += [s.action for s in result.steps]
+                actions += [_trace(s) for s in result.steps]
         logged = await wait_for_events(gym)
     finally:
         if fake is not None:
@@ -153,8 +154,14 @@ async def run_goal(site: Site, goal: Goal, model_name: str, fake: OracleGemini |
         site=site.key, goal=goal.id, split=goal.split, doable=goal.doable, model=model_name,
         verdict=judge(goal, result.status, logged), status=result.status, failure_code=result.error_code,
         reason=(result.error or "")[:300] or None, round_trips=trips, model_calls=calls, questions=questions,
-        seconds=round(time.monotonic() - started, 2), logged=logged, actions=actions,
+        seconds=round(time.monotonic() - started, 2), logged=logged, actions=actions, contract=result.contract,
     )  # fmt: skip
+
+
+def _trace(step: StepRecord) -> dict[str, Any]:
+    verdict = step.verification or {}
+    return {"action": step.action, "chain": step.actions, "by": step.decided_by, "thought": step.thought[:300],
+            "verdict": step.verdict, "why": str(verdict.get("reason") or "")[:300]}
 
 
 def _broken(site: Site, goal: Goal, model: str, why: str) -> Outcome:
