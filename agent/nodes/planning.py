@@ -94,7 +94,7 @@ async def _model_plan(state: InteractState, runtime: Runtime[GraphContext], cont
             return None, contract
         draft = generation.output
         proposed, dropped = clauses_from_drafts(draft.contract)
-        contract, missing = merge_model_clauses(contract, task.query, proposed)
+        contract, missing = merge_model_clauses(contract, task.query, proposed, page)
         log.info("planning.model_contract", proposed=len(proposed), dropped=len(dropped), unaccounted=missing[:10], source=contract.source)
         if draft.needs_user_input and await _still_missing(draft.needs_user_input, state, contract):
             # The policy's context analysis decides ASK_USER before planning; a plan that

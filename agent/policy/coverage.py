@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from verification.contract import Clause, ElementRef, fold, words
+from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, words
 
 FILLER: Final[frozenset[str]] = frozenset(
     """a an the this that these those it its to into onto in on at of for from with without by as and or
@@ -235,6 +235,27 @@ def context_spans(goal: str) -> list[tuple[int, int]]:
     return spans if len(spans) < len(parts) else []
 
 
+_WORD_SPAN: Final = re.compile(r"[A-Za-z0-9]+")
+
+
+def respelled_values(goal: str, clauses: Sequence[Clause]) -> list[tuple[int, int]]:
+    """The goal's numbers and dates a clause holds in another spelling ("£2,000" as 2000,
+    "1 Dec 2026" as 01/12/2026), as (start, end) offsets: the clause accounts for them."""
+    values = [c.value for c in clauses if c.value]
+    if not values:
+        return []
+    spans = [(m.start(), m.end()) for m in _NUMBER.finditer(goal) if re.search(r"\d", m.group()) and any(_same_number(v, m.group()) for v in values)]
+    dates = {d for v in values for d in (*date_readings(v), parse_date(v)) if d is not None}  # 01/12/2026 may be either
+    if dates:
+        tokens = list(_WORD_SPAN.finditer(goal))
+        for i in range(len(tokens)):
+            for j in range(min(len(tokens), i + 5) - 1, i, -1):
+                if parse_date(goal[tokens[i].start() : tokens[j].end()]) in dates:
+                    spans.append((tokens[i].start(), tokens[j].end()))
+                    break
+    return spans
+
+
 def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ()) -> tuple[str, ...]:
     """The goal's terms no clause (and no "how" phrase) accounts for, in goal order; the
     parts that only say why (:func:`context_spans`) ask for nothing."""
@@ -242,8 +263,8 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
     means_words = frozenset(w for phrase in means for w in _all_words(phrase))
     means_words |= frozenset(_stem(w) for w in means_words)
     missing: list[str] = []
-    why = context_spans(goal)
-    terms = [t for t in goal_terms(goal) if not any(a <= t.start < b for a, b in why)]
+    skip = context_spans(goal) + respelled_values(goal, clauses)
+    terms = [t for t in goal_terms(goal) if not any(a <= t.start < b for a, b in skip)]
     for position, term in enumerate(terms):
         following = terms[position + 1] if position + 1 < len(terms) else None
         if term.kind == "word" and not term.text[0].isalnum():
@@ -262,19 +283,44 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
     return tuple(missing)
 
 
-def grounded(clause: Clause, goal: str) -> bool:
-    """The clause names and values only what the goal says (no invented element or value)."""
+def grounded(clause: Clause, goal: str, page_texts: Iterable[str] = ()) -> bool:
+    """The clause names and values only what the goal says — or what the page shows, when the
+    clause still shares a content word with the goal: the page supplies the vocabulary ("Save
+    limits", the option "Easy Saver (7730)", the row "September 2026 · PDF · CSV"), the goal
+    the values and the intent. A value may also be the goal's number in another spelling
+    (£1,500 = 1500). Nothing that is neither in the goal nor on the page is grounded."""
     goal_vocab = set(words(goal))
     goal_vocab |= {_stem(w) for w in goal_vocab}
     folded_goal = fold(goal)
+    shown = [f" {fold(t)} " for t in page_texts if t and t.strip()]
     texts = [clause.value or ""]
     if clause.target is not None:
         texts += [clause.target.name, clause.target.container or ""]
-    for text in texts:
+    shared = False
+    for position, text in enumerate(texts):
         if not text.strip():
             continue
-        if fold(text) in folded_goal:
+        own = [w for w in words(text) if w not in FILLER]
+        shared = shared or any(w in goal_vocab or _stem(w) in goal_vocab for w in own)
+        if fold(text) in folded_goal or all(w in goal_vocab or _stem(w) in goal_vocab for w in words(text)):
             continue
-        if not all(w in goal_vocab or _stem(w) in goal_vocab for w in words(text)):
+        if position == 0 and _same_number(text, goal):
+            shared = True
+            continue
+        if not any(f" {fold(text)} " in t for t in shown):
             return False
-    return True
+        if position == 1 and clause.kind == "activated" and words(text)[:1] and words(text)[0] in COMMIT_WORDS:
+            shared = True  # the page's own way to commit ("Continue", "Confirm payment") is part of any change
+    return shared or not shown
+
+
+_NUMBER: Final = re.compile(r"[$€£]?\s?\d[\d,]*(?:\.\d+)?")
+
+
+def _same_number(value: str, goal: str) -> bool:
+    """``value`` is one of the goal's numbers, spelled another way (£1,500 → 1500)."""
+    wanted = _NUMBER.fullmatch(value.strip())
+    if wanted is None:
+        return False
+    number = float(re.sub(r"[^\d.]", "", wanted.group()))
+    return any(float(re.sub(r"[^\d.]", "", m.group())) == number for m in _NUMBER.finditer(goal) if re.search(r"\d", m.group()))

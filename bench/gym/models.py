@@ -254,18 +254,24 @@ def plan_answer(goal: Goal) -> dict[str, Any]:
 
 def clauses(goal: Goal) -> list[dict[str, Any]]:
     """What proves the goal done, as a careful person writes it: each value the solution
-    types or chooses, each box it sets, and the final control it presses (which commits)."""
+    types or chooses and each box it sets, the control pressed after them (which submits
+    them), and the final control it presses (which commits)."""
     out: list[dict[str, Any]] = []
+    filled = False
     for i, step in enumerate(goal.steps):
         ref = _ref(step)
         if step.do in ("fill", "type") and not _from_user(step.value or "", goal):
             out.append({"kind": "field_value", "target": ref, "value": step.value, "description": f"{_label(step)} holds {step.value}"})
+            filled = True
         elif step.do == "select":
             out.append({"kind": "choice", "target": ref, "value": step.value, "description": f"{_label(step)} is {step.value}"})
+            filled = True
         elif step.do in ("check", "uncheck"):
             state = "checked" if step.do == "check" else "unchecked"
             out.append({"kind": "control", "target": ref, "state": state, "description": f"{_label(step)} is {state}"})
-        elif i == len(goal.steps) - 1 and step.do in ("click", "press"):
+            filled = True
+        elif step.do in ("click", "press") and ((filled and step.role not in ("option", "radio", "tab", "link")) or i == len(goal.steps) - 1):
+            filled = False
             out.append({"kind": "activated", "target": ref, "action": "click" if step.do == "click" else "press", "effect": True,
                         "description": f"{_label(step)} was pressed and the page reacted"})
     return out[:20]

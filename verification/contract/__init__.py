@@ -31,6 +31,7 @@ from verification.contract.model import (
 from verification.contract.reads import read_value, read_values
 from verification.contract.refs import COMMIT_WORDS, Resolution, describe_element, fold, matches, perceivable, resolve, words, words_within
 from verification.contract.values import (
+    date_readings,
     listed,
     match_for,
     parse_date,
@@ -43,6 +44,7 @@ from verification.contract.values import (
 
 __all__ = [
     "COMMIT_WORDS",
+    "date_readings",
     "ActivationKind",
     "Clause",
     "ClauseKind",

@@ -260,6 +260,11 @@ class Contract(BaseModel):
     reads: dict[str, Evidence] = Field(
         default_factory=dict, description="Clause id → the value read on the page for it, and where"
     )
+    proposed: tuple[Clause, ...] = Field(
+        default=(),
+        description="A model's clauses that name what no page has shown yet (a later page's labels): "
+        "merged once a page shows it, never counted before",
+    )
 
     @property
     def complete(self) -> bool:

@@ -1,0 +1,74 @@
+"""A correct model's clauses are not refused for speaking the page's language
+(agent.contracts.merge_model_clauses, agent.policy.coverage.grounded / respelled_values):
+the page supplies the vocabulary — its labels, options, rows, its own way to commit — the goal
+the values and the intent; a clause naming a later page's labels waits for that page; the
+fields a press submits must have held when it was made."""
+
+from __future__ import annotations
+
+from agent.contracts import merge_model_clauses, merge_proposed
+from agent.policy.coverage import grounded, respelled_values, unaccounted
+from verification import PageElement, PageState
+from verification.contract import Clause, Contract, ElementRef
+
+
+def _clause(cid: str, kind: str, name: str, value: str | None = None, **kw: object) -> Clause:
+    return Clause(id=cid, kind=kind, description=f"{name} {value or ''}", target=ElementRef(name=name), value=value, source="model", **kw)  # type: ignore[arg-type]
+
+
+def _page(*labels: str, options: tuple[str, ...] = ()) -> PageState:
+    elements = [PageElement(id=str(i), role="textbox", name=label) for i, label in enumerate(labels)]
+    if options:
+        elements.append(PageElement(id="sel", role="combobox", name="Account", options=options))
+    return PageState(url="https://bank.example/", elements=tuple(elements))
+
+
+GOAL = "Set the daily spending limit on the card ending 2290 to £1,500"
+PAGE_TEXTS = ["Daily spending limit", "Save limits", "Freeze card"]
+
+
+def test_a_clause_in_the_pages_words_that_shares_the_goals_is_grounded() -> None:
+    assert grounded(_clause("m1", "field_value", "Daily spending limit", "1500"), GOAL, PAGE_TEXTS)  # £1,500 spelled 1500
+    assert grounded(_clause("m2", "activated", "Save limits", action="click", effect=True), GOAL, PAGE_TEXTS)
+
+
+def test_what_neither_the_goal_nor_the_page_says_is_not() -> None:
+    assert not grounded(_clause("m1", "activated", "Delete account", action="click", effect=True), GOAL, PAGE_TEXTS)  # not on the page
+    assert not grounded(_clause("m1", "field_value", "Daily spending limit", "2000"), GOAL, PAGE_TEXTS)  # not the goal's value
+    assert not grounded(_clause("m1", "activated", "Help", action="click"), GOAL, [*PAGE_TEXTS, "Help"])  # on the page, nothing of the goal
+
+
+def test_the_pages_own_way_to_commit_is_grounded_wherever_it_is_shown() -> None:
+    confirm = _clause("m3", "activated", "Confirm payment", action="click", effect=True)
+    assert grounded(confirm, "Pay J. Okafor £850 today", ["Confirm payment", "Edit"])
+    assert not grounded(confirm, "Pay J. Okafor £850 today", ["Edit"])
+
+
+def test_numbers_and_dates_in_another_spelling_are_accounted_for() -> None:
+    goal = "Transfer £2,000 to my current account on 1 Dec 2026"
+    clauses = [_clause("m1", "field_value", "Amount", "2000"), _clause("m2", "field_value", "Payment date", "01/12/2026")]
+    assert [goal[a:b] for a, b in respelled_values(goal, clauses)] == ["£2,000", "1 Dec 2026"]
+    assert "Dec" not in unaccounted(goal, clauses) and "2" not in unaccounted(goal, clauses)
+    assert respelled_values(goal, [_clause("m1", "field_value", "Amount", "200")]) == []
+
+
+def test_a_clause_naming_a_later_pages_labels_waits_and_the_fields_hold_when_their_press_is_made() -> None:
+    goal = "download the Easy Saver statement for Sept 2026 as a CSV"
+    proposal = [_clause("m1", "choice", "Account", "Easy Saver (7730)"), _clause("m2", "activated", "CSV", action="click", effect=True)]
+    first = _page("Accounts", "Statements")
+    merged, _ = merge_model_clauses(Contract(goal=goal), goal, proposal, first)
+    assert [c.kind for c in merged.clauses] == ["activated"]  # "CSV" is the goal's own word
+    assert [(c.id, c.before) for c in merged.proposed] == [("m1", merged.clauses[0].id)]  # the account list is on the next page
+    later = merge_proposed(merged, goal, _page("CSV", options=("Current Account (4412)", "Easy Saver (7730)")))
+    assert [c.kind for c in later.clauses] == ["activated", "choice"] and not later.proposed
+    press, choice = later.clauses
+    assert choice.before == press.id  # the choice must have held when CSV was pressed
+
+
+def test_a_press_that_submits_merged_fields_is_kept_though_it_binds_no_word_of_its_own() -> None:
+    goal = "Pay J. Okafor £850, reference 'Dec rent'"
+    proposal = [_clause("m1", "field_value", "Amount", "850"), _clause("m2", "field_value", "Reference", "Dec rent"),
+                _clause("m3", "activated", "Continue", action="click", effect=True)]
+    merged, _ = merge_model_clauses(Contract(goal=goal), goal, proposal, _page("Amount", "Reference", "Continue"))
+    assert [c.kind for c in merged.clauses] == ["field_value", "field_value", "activated"]
+    assert {c.before for c in merged.clauses[:2]} == {merged.clauses[2].id}
