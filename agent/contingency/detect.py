@@ -72,6 +72,11 @@ class Blocker:
     def covers(self, element_id: str | None) -> bool:
         return element_id is not None and element_id in self.covered
 
+    def offers(self, label: str) -> bool:
+        """Is a control labelled ``label`` (a plan step's target) one of the overlay's own?"""
+        wanted = fold(label)
+        return bool(wanted) and any(_name(c) == wanted or fold(c.name) == wanted for c in self.controls)
+
     def in_the_way(self, failed_target: str | None = None) -> bool:
         """Does it block the page, not just brush it? An open dialog; a cover over at least
         half of the visible elements, or one that leaves only a handful reachable (its own);
@@ -106,8 +111,14 @@ def covered_ids(page: PageState) -> tuple[str, ...]:
     return tuple(e.id for e in page.elements if e.occluded and not e.hidden)
 
 
-def _mentions(page: PageState, pattern: re.Pattern[str], controls: tuple[PageElement, ...]) -> bool:
-    texts = [page.title or "", page.text_summary, *(m.text for m in page.messages), *(_name(c) for c in controls)]
+def _mentions(page: PageState, pattern: re.Pattern[str], controls: tuple[PageElement, ...], *, whole_page: bool = False) -> bool:
+    """Does the overlay itself speak of it — its controls, the box they sit in, the page's
+    messages (and, ``whole_page``, the page's title and text: a session-expired page replaces
+    the page)? A footer's "Cookie policy" link makes no dialog a cookie banner."""
+    texts = [*(m.text for m in page.messages), *(_name(c) for c in controls)]
+    if whole_page:
+        texts += [page.title or "", page.text_summary]
+    texts += [container.partition(": ")[2] for c in controls for container in c.container[:2]]
     return any(pattern.search(fold(t)) for t in texts if t)
 
 
@@ -125,7 +136,7 @@ def goal_confirms(controls: tuple[PageElement, ...], goal: str, contract: Contra
 def classify(page: PageState, controls: tuple[PageElement, ...], in_dialog: bool, goal: str, contract: Contract | None) -> TriggerKind:
     if in_dialog and goal_confirms(controls, goal, contract) is not None:
         return "confirm_destructive"
-    if "login" not in words(goal) and _mentions(page, _SESSION, controls) and any(_name(c) in _SIGN_IN for c in controls):
+    if "login" not in words(goal) and _mentions(page, _SESSION, controls, whole_page=True) and any(_name(c) in _SIGN_IN for c in controls):
         return "session_expired"
     names = {_name(c) for c in controls}
     if names & set(REJECT_COOKIE_NAMES) or _mentions(page, _COOKIE, controls):
@@ -162,7 +173,7 @@ def detect_blocker(page: PageState, goal: str, contract: Contract | None = None)
     if not covered:
         reachable = tuple(e for e in page.elements if e.actionable)
         signing_in = "login" in words(goal)  # "Sign in again" is then the goal, not in its way
-        if not signing_in and _mentions(page, _SESSION, reachable) and any(_name(c) in _SIGN_IN for c in reachable):
+        if not signing_in and _mentions(page, _SESSION, reachable, whole_page=True) and any(_name(c) in _SIGN_IN for c in reachable):
             return Blocker("session_expired", reachable, (), False)
         return None
     visible = sum(1 for e in page.elements if not e.hidden)

@@ -23,7 +23,9 @@ from agent.contingency.native import NativeConfirm, declined_dialog, decide
 from agent.destructive import Held, destructive_phrase
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
 from observability import record_contingency
+from agent.policy.coverage import FILLER, stem
 from verification import Action, ActionSyntaxError, format_action, parse_action
+from verification.contract import fold, words
 
 log = structlog.get_logger(__name__)
 
@@ -47,6 +49,11 @@ async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> d
     blocker = detect_blocker(page, task.query, state.get("contract"))
     if blocker is not None and not blocker.in_the_way(_failed_target(state) if failed else None):
         log.info("contingency.not_in_the_way", trigger=blocker.trigger, covered=len(blocker.covered), share=round(blocker.share, 2))
+        blocker = None
+    if blocker is not None and blocker.trigger == "modal" and (step := _step_target(plan, task.query, state.get("contract"))) is not None and blocker.offers(step):
+        # The dialog holds the plan's next step (a form or a question the task's own click
+        # opened): it is where the work goes on, not something in its way.
+        log.info("contingency.task_dialog", target=step[:80])
         blocker = None
     if blocker is not None:
         handling = choose(blocker, task.query, state.get("contract"), own, book)
@@ -87,6 +94,20 @@ async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> d
     update["fallback"] = None
     update["pending_retry"] = retry
     return update
+
+
+def _step_target(plan: Any, goal: str, contract: Any) -> str | None:
+    """The plan's next target, when the goal or the contract speaks of it (a plan alone — a
+    model's — cannot make a newsletter's "Subscribe" the work)."""
+    current = plan.current if plan is not None else None
+    target = current.target if current is not None and current.target else None
+    if target is None:
+        return None
+    named = {fold(c.target.name) for c in (contract.clauses if contract is not None else ()) if c.target is not None}
+    goal_words = {stem(w) for w in words(goal) if w not in FILLER}
+    if fold(target) in named or goal_words & {stem(w) for w in words(target) if w not in FILLER}:
+        return target
+    return None
 
 
 def _native(native: NativeConfirm, state: InteractState, book: ContingencyLog) -> dict[str, Any]:

@@ -130,6 +130,11 @@ def goal_terms(goal: str) -> list[Term]:
     return sorted(terms, key=lambda t: t.start)
 
 
+def stem(word: str) -> str:
+    """A word without its plain suffix ("payees" → payee, "cancelling" → cancell)."""
+    return _stem(word)
+
+
 def _stem(word: str) -> str:
     for suffix in ("ing", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:

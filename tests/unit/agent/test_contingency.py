@@ -169,3 +169,12 @@ def test_an_open_suggestion_list_or_a_cover_with_no_closer_is_not_an_overlay_to_
     assert blocker is not None and not blocker.in_the_way() and not blocker.in_the_way("s")
     bare = detect_blocker(covered_page(el("g", "button", "Continue")), GOAL)
     assert bare is not None and not bare.in_the_way()
+
+
+def test_a_footers_cookie_link_makes_no_dialog_a_cookie_banner() -> None:
+    dialog = ("dialog: Cancel standing order? Payments to Greenfield Nursery will stop",)
+    overlay = (el("y", "button", "Yes, cancel it", container=dialog), el("k", "button", "Keep it", container=dialog))
+    page = covered_page(*overlay, el("f", "link", "Cookie policy", occluded=True))
+    blocker = detect_blocker(page, "Cancel the standing order to Greenfield Nursery")
+    assert blocker is not None and blocker.trigger != "cookie_banner"
+    assert blocker.offers("Yes, cancel it") and not blocker.offers("Cancel")  # the plan's next step is in it: the task's dialog
