@@ -12,6 +12,7 @@ from agent.memory import hints, steer
 from agent.llm import DataBlock, LLMError, Prompt
 from agent.offload import heavy, page_work
 from agent.critic import needs_critic
+from agent.destructive import phrase_in
 from agent.advance import advance_and_refine
 from agent.search import allowed_domains_for
 from agent.interrupts import MAX_INTERRUPTS, retrieve_missing, stored_search
@@ -183,10 +184,13 @@ def _reopen(plan: Plan, contract: Contract) -> bool:
     """Every step is done but some clause does not hold: redo the steps whose clause did
     not come true (a box still off when Save was pressed, a click that did not verify) —
     once each. A commit that worked without a visible result is never repeated (a second
-    click could send or delete twice)."""
+    click could send or delete twice), and neither is a destructive click that was done: its
+    record may be gone, and the same label on the next row is another record."""
     reopened = []
     for step in plan.steps:
         if not step.clause or step.status != "completed" or step.reopened >= MAX_REOPEN:
+            continue
+        if step.kind in ("click", "submit") and step.target and phrase_in(step.target) is not None:
             continue
         result = contract.result(step.clause)
         if result.status == "holds" or result.unproven:
