@@ -2,6 +2,7 @@
 
     python -m bench.gym check bench/sites/bank [more sites…] [--goal ID …]
     python -m bench.gym run bench/sites/* [--models none,oracle,noisy,lying] [--split tune|heldout|all]
+    python -m bench.gym report OUTCOMES.json [more…] [--out DIR]   # tables and chart of earlier runs, together
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--max-steps", type=int, default=25)
     run.add_argument("--jobs", type=int, default=3, help="goals run side by side (each in its own browser context)")
     run.add_argument("--out", type=Path, default=Path("bench/results/gym"))
+    report = commands.add_parser("report", help="the tables and the chart of runs' outcomes.json files, together")
+    report.add_argument("outcomes", nargs="+", type=Path)
+    report.add_argument("--out", type=Path, default=Path("bench/results/gym"))
     args = parser.parse_args(argv)
+    if args.command == "report":
+        from bench.gym.run import report_files
+
+        return report_files(args.outcomes, args.out)
     try:
         sites = [load_site(folder) for folder in args.sites]
     except SiteFormatError as exc:

@@ -180,8 +180,15 @@ class OracleGemini(LyingGemini):
         if step.do == "upload":
             return _answer('fail("I cannot choose a file from your computer.")', None, "Uploading a file is not something I can do here.", step_done=False)
         element = self._element_id(brief, step)
-        if element is None:
-            return _answer("wait(1)", None, f"{step.describe()} is not on the page yet.", step_done=False)
+        if element is None:  # the step's element is gone: done already (by a confirmation?), or not shown yet
+            if brief.done():
+                return _answer("finish()", None, "The goal is done on the page.", step_done=True)
+            for later in range(index + 1, len(brief.goal.steps)):  # a competent model acts on what the page shows next
+                if (found := self._element_id(brief, brief.goal.steps[later])) is not None:
+                    index, step, element = later, brief.goal.steps[later], found
+                    break
+            else:
+                return _answer("wait(1)", None, f"{step.describe()} is not on the page yet.", step_done=False)
         if noise and rng.random() < noise.wrong_element:
             element = _look_alike(blocks.get("elements", ""), element) or element
         action = _grammar(step, element, self._checked(brief, step))

@@ -21,7 +21,7 @@ def _row(model: str, half: str, part: Sequence[Outcome]) -> str:
     count = lambda verdict: sum(o.verdict == verdict for o in part)  # noqa: E731
     calls = sum(o.model_calls for o in part) / len(part) if part else 0.0
     success = f"{count('success')}/{len(doable)}" + (f" ({100 * count('success') / len(doable):.0f} %)" if doable else "")
-    return (f"| {model} | {half} | {success} | {count('false_completion')} | {count('missed_completion')} "
+    return (f"| {model} | {half} | {success} | {count('false_completion')} | {count('overdone')} | {count('missed_completion')} "
             f"| {count('honest_decline')}/{len(undoable)} | {count('harm')} "
             f"| {median([o.round_trips for o in part]) if part else 0:g} | {calls:.1f} "
             f"| {median([o.seconds for o in part]) if part else 0:.1f} |")

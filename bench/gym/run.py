@@ -90,17 +90,21 @@ def answer_for(goal: Goal, question: str) -> str | None:
     return None
 
 
-async def user_confirms(page: Page, goal: Goal, confirm: dict[str, Any] | None) -> bool:
-    """The user says yes to what their goal asked for: a held click on an element of the goal's
-    own solution, or a confirmation that names no element (a dialog, a page asking "are you
-    sure?"); no to a click on anything else (a wrong row, a control nobody asked for)."""
+async def user_confirms(page: Page, goal: Goal, confirm: dict[str, Any] | None, said_yes: set[int]) -> bool:
+    """The user says yes to what their goal asked for, once: a held click on an element of the
+    goal's own solution they have not yet said yes to, or a confirmation that names no element
+    (a dialog, a page asking "are you sure?"); no to a click on anything else (a wrong row, a
+    control nobody asked for) and to being asked the same thing again (a second deletion)."""
     element = (confirm or {}).get("elementId")
     if not isinstance(element, str) or not goal.doable:
         return True
-    for step in goal.steps:
+    for index, step in enumerate(goal.steps):
+        if index in said_yes:
+            continue
         try:
             target = await locate(page, step, appear_s=0.3)
             if await target.first.evaluate(ELEMENT_ID) == element:
+                said_yes.add(index)
                 return True
         except (StepNotFound, PlaywrightError):
             continue
@@ -112,6 +116,7 @@ async def run_goal(site: Site, goal: Goal, model_name: str, fake: OracleGemini |
     context = await new_context(browser)
     started = time.monotonic()
     questions = 0
+    said_yes: set[int] = set()  # the solution's steps the user confirmed
     result = RunResult(status="error")
     trips = calls = 0
     actions: list[dict[str, Any]] = []
@@ -135,7 +140,7 @@ async def run_goal(site: Site, goal: Goal, model_name: str, fake: OracleGemini |
                 value = None if result.confirm is not None else answer_for(goal, result.error or "")
                 if result.confirm is None and value is None:
                     break  # a value the user does not have: the question is the run's end
-                more: dict[str, Any] = {"confirm": await user_confirms(page, goal, result.confirm)} if value is None else {"reply": value}
+                more: dict[str, Any] = {"confirm": await user_confirms(page, goal, result.confirm, said_yes)} if value is None else {"reply": value}
                 if result.task_id is None:  # no task was made: the user says the goal again, with the value
                     if value is None:
                         break
@@ -218,6 +223,25 @@ async def run_model(sites: list[Site], model_name: str, *, jobs: int, split: str
         stepwise = stack.enter_context(local_server(env=env, ready_timeout_s=SERVER_READY_S))
         async with launch_browser() as browser:
             return await run_goals(work, model_name, fake, stepwise, browser, jobs=jobs, max_steps=max_steps, on_outcome=on_outcome)
+
+
+def report_files(files: list[Path], out: Path) -> int:
+    """One report of several runs (a model per run, a site per run…); a goal run twice by one
+    model counts once, its last run."""
+    from bench.gym.report import chart, tables
+
+    latest: dict[tuple[str, str, str], Outcome] = {}
+    for file in files:
+        for raw in json.loads(file.read_text()):
+            outcome = Outcome(**raw)
+            latest[(outcome.model, outcome.site, outcome.goal)] = outcome
+    outcomes = list(latest.values())
+    out.mkdir(parents=True, exist_ok=True)
+    text = tables(outcomes)
+    (out / "report.md").write_text(text)
+    chart(outcomes, out / "totals.png")
+    print(text)
+    return 0
 
 
 def main(sites: list[Site], args: argparse.Namespace) -> int:
