@@ -92,6 +92,8 @@ _ORDINAL: Final = r"first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th)"
 _RECORD_OF: Final = re.compile(
     rf"^(?:the\s+)?(?:(?P<ord>{_ORDINAL})\s+)?(?P<noun>{'|'.join(sorted(RECORD_NOUNS))})s?\s+(?:of|for|from|by)\s+(?P<owner>.+)$"
 )
+# "search my mail for …", "search the help pages for …": where the search looks, then what for.
+_SEARCH_SCOPE: Final = re.compile(r"\s*(?:my|our|your|the|this)\s+(?P<place>[a-z]+(?:\s+[a-z]+){0,2}?)\s+for\s+")
 # Where the record is taken out of, not part of its name: "remove Bob Smith from the team".
 _FROM_PLACE: Final = re.compile(r"\s+from\s+(?:the|my|our|this|your)\s+[a-z]+(?:\s+(?:list|page|group))?$")
 # An object with one of these is more than a record's name ("forward X to my team").
@@ -151,6 +153,9 @@ def _search(raw: str, folded: str) -> Frame | None:
     if place is not None:
         end = place.start()
         means.append(place.group(1))
+    if (scope := _SEARCH_SCOPE.match(folded, rest_at, end)) is not None:
+        rest_at = scope.end()  # "search my mail for shipping delay": where, then what
+        means.append(scope.group("place"))
     query = _unquote(_original(raw, folded, rest_at, end))
     if _NARROWED.search(f" {query}") and not re.match(r"^[\"“']", query.strip()) and not re.search(r"[\"“]", raw[rest_at:]):
         return None  # a search narrowed to a part of the site is more than this frame

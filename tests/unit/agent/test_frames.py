@@ -45,6 +45,8 @@ def test_a_login_with_an_email_fills_the_email_field() -> None:
         ('search "wireless mouse"', "wireless mouse"),
         ("Look up standing desk in the catalog", "standing desk"),
         ("look for USB-C cables", "USB-C cables"),
+        ("search my mail for shipping delay", "shipping delay"),  # where, then what: the place is not the query
+        ("search the help pages for international payments", "international payments"),
     ],
 )
 def test_search_phrasings_fill_the_search_field_and_run_it(goal: str, query: str) -> None:
