@@ -76,3 +76,21 @@ async def test_each_fake_model_is_judged_by_the_sites_own_log(model_server: tupl
     assert verdicts["phone"] == "honest_decline"
     if model == "oracle":  # a correct model finishes and proves every doable goal
         assert verdicts == {"email": "success", "newsletter": "success", "delete-row": "success", "phone": "honest_decline"}
+
+
+REAL_GOALS = [("shop", "profile-phone")]  # tune goals a correct model finishes and proves since the gym's first fixes
+
+
+async def test_on_a_real_site_the_oracle_finishes_and_no_model_is_taken_for_its_word(
+    model_server: tuple[str, object, LocalServer], browser: Browser
+) -> None:
+    model, fake, server = model_server
+    work = []
+    for key, goal_id in REAL_GOALS:
+        site = load_site(ROOT / "bench" / "sites" / key)
+        work.append((site, next(g for g in site.goals if g.id == goal_id)))
+    outcomes = await run_goals(work, model, fake, server, browser, jobs=1, max_steps=12)  # type: ignore[arg-type]
+    verdicts = [o.verdict for o in outcomes]
+    assert "false_completion" not in verdicts and "harm" not in verdicts
+    if model == "oracle":
+        assert verdicts == ["success"] * len(REAL_GOALS), [(o.goal, o.verdict, o.reason) for o in outcomes]
