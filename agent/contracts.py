@@ -7,17 +7,14 @@ their inputs and turns their answer into the task's ending.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
 from agent.confirmation import confirm_label, confirmation_asked
+from agent.model_clauses import merge_proposed
 from agent.page_meaning import read_on_page
-from agent.policy import understand, unaccounted
-from agent.policy.coverage import grounded
+from agent.policy import understand
 from agent.policy.lexicon import SUCCESS_WORDS
 from agent.policy.limits import model_need
-from agent.policy.references import QUALIFIERS
-from agent.policy.understand import with_preconditions
 from agent.state import StepOutcome
 from planning import Plan, PlanStep
 from storage import TaskAction
@@ -102,117 +99,6 @@ def shows_effect(last: TaskAction, result: VerificationResult, page: PageState |
     if not new:
         return True  # messages went away (an error cleared): the change is the page's own
     return any(key.startswith("success:") or set(words(text)) & SUCCESS_WORDS for key, text in new.items())
-
-
-STATE_KINDS: Final = frozenset({"field_value", "choice", "control"})
-LATE_KINDS: Final = STATE_KINDS | {"activated"}
-"""Clauses a later page may still ground: proven by a field's state or the action log, never by
-text that may have been on the page all along (a clause of those kinds has its baseline from the
-first page)."""
-
-
-def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause], page: PageState | None = None) -> tuple[Contract, list[str]]:
-    """Add the model's clauses that account for goal words the contract does not yet cover.
-
-    A model clause is kept only when it is grounded — it names and values only what the goal
-    says, or what ``page`` shows while sharing a word with the goal (``coverage.grounded``) —
-    and binds at least one word nothing else binds; the policy's clauses are never replaced.
-    A clause that names what this page does not show (a later page's labels) waits in
-    ``proposed`` until a page shows it (:func:`merge_proposed`). Returns the merged contract and
-    the goal words still unaccounted."""
-    page_texts = page_vocabulary(page) if page is not None else ()
-    proposed = _linked(proposed)
-    kept = list(contract.clauses)
-    before = set(unaccounted(goal, kept, contract.means))
-    added = 0
-    waiting: list[Clause] = []
-    shown = [grounded(clause, goal, page_texts) for clause in proposed]
-    for position, clause in enumerate(proposed):
-        commit = next((i for i in range(position + 1, len(proposed)) if _commits(proposed[i])), None)
-        if clause.kind in STATE_KINDS and commit is not None and not shown[commit] and page is not None:
-            waiting.append(clause)  # a precondition of a press this page does not show: they are merged together
-            continue
-        if not shown[position]:
-            if page is not None and clause.kind in LATE_KINDS and grounded(clause, goal, (*page_texts, *_clause_texts(clause))):
-                waiting.append(clause)  # grounded in its own words only: wait for a page that shows them
-            continue
-        after = set(unaccounted(goal, [*kept, clause], contract.means))
-        if not (before - after) and not (_commits(clause) and (added or contract.source == "merged")):
-            continue  # binds nothing new — unless it is a press that submits what was merged: a requirement more
-        added += 1
-        kept = [k for k in kept if not (k.source == "model" and _narrows(clause, k))]
-        taken = {k.id for k in kept}
-        number = next(n for n in range(len(kept) + 1, 2 * len(kept) + 2) if f"c{n}" not in taken)
-        new_id = f"c{number}"
-        kept.append(clause.model_copy(update={"id": new_id, "covers": tuple(sorted(before - after))}))
-        # What waits for this press now names it by its id in the contract.
-        kept = [k.model_copy(update={"before": new_id}) if k.before == clause.id else k for k in kept]
-        waiting = [w.model_copy(update={"before": new_id}) if w.before == clause.id else w for w in waiting]
-        proposed = [p.model_copy(update={"before": new_id}) if p.before == clause.id else p for p in proposed]
-        before = after
-    if not added:
-        return contract.model_copy(update={"proposed": tuple(waiting)}), list(contract.unaccounted)
-    # What the policy could not read as a name (a superlative) stays unread whoever names it.
-    unread = [w for w in contract.unaccounted if w.lower() in QUALIFIERS]
-    missing = tuple(dict.fromkeys([*unaccounted(goal, kept, contract.means), *unread]))
-    merged = contract.model_copy(
-        update={"clauses": tuple(with_preconditions(kept)), "unaccounted": missing, "source": "merged", "proposed": tuple(waiting)}
-    )
-    return merged, list(missing)
-
-
-def merge_proposed(contract: Contract, goal: str, page: PageState) -> Contract:
-    """The waiting model clauses this page grounds, merged (the rest wait on)."""
-    if not contract.proposed:
-        return contract
-    merged, _missing = merge_model_clauses(contract.model_copy(update={"proposed": ()}), goal, contract.proposed, page)
-    return merged
-
-
-def _linked(proposed: Sequence[Clause]) -> list[Clause]:
-    """A model's state clauses tied to the press that follows them in its proposal (they must
-    hold when it is made: the form may be gone after), by the press's proposal id."""
-    out = list(proposed)
-    for position, clause in enumerate(out):
-        if clause.kind in STATE_KINDS and clause.before is None and clause.id.startswith("m"):
-            commit = next((c for c in out[position + 1 :] if _commits(c)), None)
-            if commit is not None:
-                out[position] = clause.model_copy(update={"before": commit.id})
-    return out
-
-
-def _commits(clause: Clause) -> bool:
-    return clause.kind == "activated" and clause.effect and clause.action in ("click", "press")
-
-
-def _clause_texts(clause: Clause) -> tuple[str, ...]:
-    texts = [clause.value or ""]
-    if clause.target is not None:
-        texts += [clause.target.name, clause.target.container or ""]
-    return tuple(t for t in texts if t)
-
-
-def page_vocabulary(page: PageState) -> tuple[str, ...]:
-    """The words a page offers for naming things: its elements' labels, texts, placeholders and
-    options, the rows, cards and sections they sit in, and its messages."""
-    texts: list[str] = []
-    for element in page.elements:
-        if element.hidden:
-            continue
-        texts += [element.name, element.text or "", element.placeholder or "", *element.options]
-        texts += [container.partition(": ")[2] for container in element.container]
-    texts += [message.text for message in page.messages]
-    return tuple(dict.fromkeys(t for t in texts if t))
-
-
-def _narrows(new: Clause, old: Clause) -> bool:
-    """``new`` says what ``old`` says, more precisely ("Deactivate in the row for Bob" after
-    "Deactivate"): the vaguer one would be ambiguous on the page, and is dropped."""
-    if (new.kind, new.action, new.state, new.value) != (old.kind, old.action, old.state, old.value):
-        return False
-    if new.target is None or old.target is None or old.target.container:
-        return False
-    return bool(new.target.container) and set(words(old.target.name)) <= set(words(new.target.name))
 
 
 def not_understood(contract: Contract, goal: str) -> StepOutcome:

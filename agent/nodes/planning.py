@@ -8,7 +8,8 @@ from langgraph.runtime import Runtime
 from agent.calls import call_context
 from agent.llm import DataBlock, LLMError, Prompt
 from agent.offload import heavy, page_work
-from agent.contracts import link_steps, merge_model_clauses, plan_from_contract
+from agent.contracts import link_steps, plan_from_contract
+from agent.model_clauses import merge_model_clauses
 from agent.policy import understand
 from agent.state import GraphContext, InteractState
 from agent.interrupts import user_messages

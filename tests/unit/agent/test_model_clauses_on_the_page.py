@@ -1,12 +1,12 @@
 """A correct model's clauses are not refused for speaking the page's language
-(agent.contracts.merge_model_clauses, agent.policy.coverage.grounded / respelled_values):
+(agent.model_clauses.merge_model_clauses, agent.policy.coverage.grounded / respelled_values):
 the page supplies the vocabulary — its labels, options, rows, its own way to commit — the goal
 the values and the intent; a clause naming a later page's labels waits for that page; the
 fields a press submits must have held when it was made."""
 
 from __future__ import annotations
 
-from agent.contracts import merge_model_clauses, merge_proposed
+from agent.model_clauses import merge_model_clauses, merge_proposed
 from agent.policy.coverage import grounded, respelled_values, unaccounted
 from verification import PageElement, PageState
 from verification.contract import Clause, Contract, ElementRef

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.contracts import link_steps, merge_model_clauses, plan_from_contract, settle
+from agent.contracts import link_steps, plan_from_contract, settle
+from agent.model_clauses import merge_model_clauses
 from agent.policy import understand, unaccounted
 from planning import Plan, PlanStep
 from verification import Clause, ClauseResult, Contract, ElementRef
