@@ -54,6 +54,7 @@ async def test_patients_list_tree(page: Page, probe: PageProbe, demo: Any) -> No
 
 async def test_ids_are_stable_across_a_re_render(page: Page, probe: PageProbe, demo: Any) -> None:
     await page.goto(demo.url + "/patients")
+    await page.wait_for_selector("#rows tr[data-patient]")  # rendered from a fetch: on a loaded machine, later than settling
     await settle(probe)
     first = await probe.capture()
     again = await probe.capture()
