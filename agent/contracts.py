@@ -19,6 +19,7 @@ from agent.state import StepOutcome
 from planning import Plan, PlanStep
 from storage import TaskAction
 from verification import (
+    MESSAGE_APPEARED,
     Action,
     ActionSyntaxError,
     Clause,
@@ -65,6 +66,7 @@ def previous_step(last: TaskAction | None, result: VerificationResult | None, pa
     except ActionSyntaxError:
         return None
     lines = [line for line in result.observations if not line.startswith(_UNINFORMATIVE)]
+    lines.sort(key=lambda line: not line.startswith(MESSAGE_APPEARED))  # what the page said of it first
     asks = None
     if action.name == "click" and result.success and page is not None:
         asks = confirmation_asked(action.target, (last.before_state or {}).get("skeleton"), page)

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from agent.policy import unaccounted
-from agent.policy.coverage import grounded
+from agent.policy.coverage import grounded, same_number
 from agent.policy.references import QUALIFIERS
 from agent.policy.understand import with_preconditions
-from verification import Clause, Contract, PageState
-from verification.contract import words
+from verification import Clause, Contract, PageState, resolve_ref
+from verification.contract import fold, words
 
 STATE_KINDS: Final = frozenset({"field_value", "choice", "control"})
 LATE_KINDS: Final = STATE_KINDS | {"activated"}
@@ -33,11 +33,13 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
     the goal words still unaccounted."""
     page_texts = page_vocabulary(page) if page is not None else ()
     proposed = _linked(proposed)
+    shown = [grounded(clause, goal, page_texts) for clause in proposed]
     kept = list(contract.clauses)
+    if page is not None:
+        kept = _yield_unseen(kept, contract, page, [c for c, ok in zip(proposed, shown, strict=True) if ok])
     before = set(unaccounted(goal, kept, contract.means))
     added = 0
     waiting: list[Clause] = []
-    shown = [grounded(clause, goal, page_texts) for clause in proposed]
     for position, clause in enumerate(proposed):
         commit = next((i for i in range(position + 1, len(proposed)) if _commits(proposed[i])), None)
         if clause.kind in STATE_KINDS and commit is not None and not shown[commit] and page is not None:
@@ -47,6 +49,8 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
             if page is not None and clause.kind in LATE_KINDS and grounded(clause, goal, (*page_texts, *_clause_texts(clause))):
                 waiting.append(clause)  # grounded in its own words only: wait for a page that shows them
             continue
+        if any(_same(clause, k) for k in kept):
+            continue  # already bound (a proposal merged on an earlier page)
         after = set(unaccounted(goal, [*kept, clause], contract.means))
         if not (before - after) and not (_commits(clause) and (added or contract.source == "merged")):
             continue  # binds nothing new — unless it is a press that submits what was merged: a requirement more
@@ -114,6 +118,30 @@ def page_vocabulary(page: PageState) -> tuple[str, ...]:
         texts += [container.partition(": ")[2] for container in element.container]
     texts += [message.text for message in page.messages]
     return tuple(dict.fromkeys(t for t in texts if t))
+
+
+def _yield_unseen(kept: list[Clause], contract: Contract, page: PageState, offered: Sequence[Clause]) -> list[Clause]:
+    """The policy's clauses that name what this page does not show, dropped when a model's
+    clause (merged, or ``offered`` now and grounded) holds the same value: the policy read the goal without the page ("Enter '£1,500'
+    into daily spending limit on the card …"), the model named the field the page has. The
+    words only the dropped clause bound go back to unaccounted (never proven by nothing)."""
+    out = list(kept)
+    for clause in kept:
+        if clause.source != "policy" or clause.target is None or contract.result(clause.id).status == "holds":
+            continue
+        if any(k.before == clause.id for k in out) or resolve_ref(clause.target, page).found:
+            continue
+        others = [*offered, *(k for k in out if k is not clause and k.source == "model")]
+        if clause.value and not any(k.value and (fold(k.value) == fold(clause.value) or same_number(k.value, clause.value)) for k in others):
+            continue
+        if not clause.value and not any(k.kind == clause.kind for k in others):
+            continue
+        out.remove(clause)
+    return out
+
+
+def _same(new: Clause, old: Clause) -> bool:
+    return (new.kind, new.action, new.state, new.value, new.target) == (old.kind, old.action, old.state, old.value, old.target)
 
 
 def _narrows(new: Clause, old: Clause) -> bool:

@@ -39,7 +39,7 @@ from cost import UsageService
 from observability import bind_ids, hide_more, hide_secrets, interact_trace_name
 from planning import Plan
 from storage import TERMINAL_TASK_STATUSES, IdempotencyConflict, IdempotencyRecord, Session, Task, TaskAction, TaskConflict, new_id
-from verification import PageInputError, PageState
+from verification import PageInputError, PageState, check_contract
 
 log = structlog.get_logger(__name__)
 
@@ -130,6 +130,9 @@ async def _step(
         if request.confirm is False:
             return await declined(task, session.id, pending, ctx, deps, (time.perf_counter() - started) * 1000)
         state.update(confirmed(pending))
+        # The held action is issued on this page: what the contract needs to hold when it is
+        # made (the fields a press submits) is read here, as on every other step's page.
+        state["contract"] = check_contract(state["contract"], page, step=task.step_index)
     await note_answer(request, task, loaded.is_new_task, ctx, deps)  # a reply to a mid-flight question (agent.interrupts)
     history = () if loaded.session_is_new else tuple(await deps.store.messages.list(ctx.tenant_id, session.id, limit=20))
     vision = await load_vision(tenant_id=ctx.tenant_id, page=request.page, deps=deps)  # an unreadable screenshot fails here, before any model call

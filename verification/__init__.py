@@ -28,7 +28,7 @@ from verification.contract import evaluate as check_contract
 from verification.contract import resolve as resolve_ref
 from verification.contract import start as start_contract
 from verification.contract import unmet as unmet_clauses
-from verification.diff import diff_skeletons
+from verification.diff import MESSAGE_APPEARED, diff_skeletons
 from verification.elements import (
     MessageKind,
     PageElement,
@@ -106,6 +106,7 @@ __all__ = [
     "VerificationSettings",
     "VerificationVerdict",
     "build_observation_list",
+    "MESSAGE_APPEARED",
     "check_contract",
     "clause_hits",
     "contract_unproven",

@@ -8,6 +8,10 @@ have left there:
 * a ``setValue``/``select``: its field holds the value (found by id, or — after a
   re-render — the one element with the role and name it had);
 * a click on a checkbox, radio or switch: the control is in the state the click leaves;
+* a click on an item of a popup list (an option, a menu item) that is gone — the list closes
+  on a pick and takes its items with it: verified when the control whose list was open
+  before the chain, and that no action of the chain set, now shows another value or label
+  (the pick filled it); else unproven;
 * the last action that ran, when it is anything else (a submit): the full verifier, with
   the page as it should have been just before it (:func:`predicted_before`), so that the
   fields the chain filled are never mistaken for an effect of the submit.
@@ -20,7 +24,7 @@ field that still shows another value was undone by a later action, and fails.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -31,12 +35,13 @@ from verification.diff import quote
 from verification.elements import PageElement, collapse, normalize_role
 from verification.observations import BeforeState
 from verification.page import PageState
-from verification.skeleton import VALUE_LIMIT
+from verification.skeleton import TEXT_LIMIT, VALUE_LIMIT
 from verification.tiers import readable_skeleton, value_holds
 
 LinkStatus = Literal["verified", "failed", "unproven", "not_run", "skipped"]
 TOGGLES = frozenset({"checkbox", "switch", "menuitemcheckbox"})
 PICKS = frozenset({"radio", "option", "menuitemradio"})
+POPUP_ITEMS = frozenset({"option", "menuitem", "menuitemradio", "menuitemcheckbox"})  # their list closes on a pick
 
 
 class LinkCheck(BaseModel):
@@ -89,11 +94,13 @@ def check_link(
     after: PageState,
     *,
     read_back: bool,
+    chained: Collection[str] = (),
 ) -> LinkCheck:
     """A field or control action of a chain, judged on ``after``. ``read_back``: the client
     ran the chain's submit after its guard re-read this field, which held then: what the field
     shows afterwards (gone, cleared by a form that resets, emptied by a refused sign-in) is the
-    submit's doing, and the submit is judged for it."""
+    submit's doing, and the submit is judged for it. ``chained``: the ids the chain's actions
+    target (a control one of them set shows that action's value, not a pick's)."""
     text = format_action(action)
 
     def verdict(status: LinkStatus, reason: str) -> LinkCheck:
@@ -108,6 +115,10 @@ def check_link(
     if element is None:
         if moved_on:
             return verdict("unproven", "the page moved on; the element is no longer there to check")
+        if action.name == "click" and expect is not None and normalize_role(expect.role) in POPUP_ITEMS:
+            if (filled := _pick_shown(before, after, chained)) is not None:
+                return verdict("verified", f"its list closed after the pick; {filled}")
+            return verdict("unproven", "its list closed after the pick; the item is no longer there to check")
         return verdict("failed", "its element is no longer on the page")
     if action.name in ("setValue", "select"):
         wanted = action.value or ""
@@ -132,6 +143,25 @@ def check_link(
                 return verdict("verified", f"it is now {'on' if checked else 'off'}")
             return verdict("failed", f"it is still {'on' if checked else 'off'} (a later action may have undone it)")
     return verdict("unproven", f"{action.name}() leaves nothing to check on the field itself")
+
+
+def _pick_shown(before: BeforeState, after: PageState, chained: Collection[str]) -> str | None:
+    """How the page shows a pick from a popup list that has closed: the control that was
+    expanded before the chain (the list was its), set by no action of the chain, now shows
+    another value — or, read live (V3), another label ("Sort: Price" on a menu button)."""
+    skeleton = readable_skeleton(before)
+    if skeleton is None or skeleton["source"] != after.source:
+        return None
+    for key, was in skeleton["elements"].items():
+        element = after.element(key)
+        if was.get("ariaExpanded") != "true" or key in chained or element is None:
+            continue
+        value, label = (element.value or "")[:VALUE_LIMIT], element.name[:TEXT_LIMIT].rstrip()
+        if value != str(was.get("value") or ""):
+            return f"{element.role} {quote(element.name or key)} now holds {quote(value)}"
+        if after.source == "v3" and label != str(was.get("text") or ""):
+            return f"the {element.role} that listed it now reads {quote(label)}"
+    return None
 
 
 def _masked(actual: str, wanted: str) -> bool:

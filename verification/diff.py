@@ -35,6 +35,9 @@ QUOTE_LIMIT: Final = 60
 DEFAULT_LIMIT: Final = 40
 
 
+MESSAGE_APPEARED: Final = "New message/alert appeared:"  # an observation line: the page said something after the action
+
+
 def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     """``'Saved'`` — single-quoted, one line, cut with an ellipsis."""
     if isinstance(value, bool):
@@ -102,7 +105,7 @@ def _message_lines(
         if remaining[text] > 0:
             remaining[text] -= 1
         else:
-            appeared.append(f"New message/alert appeared: {quote(text, 120)} ({message_kind(key)})")
+            appeared.append(f"{MESSAGE_APPEARED} {quote(text, 120)} ({message_kind(key)})")
     remaining = Counter(after.values())
     disappeared = []
     for key, text in before.items():

@@ -179,7 +179,11 @@ async def verify_action_with_observations(
     )
     # A DOM change outside interactive elements is a ticker — unless it is what was predicted.
     predicted = obs.dom_changed and finding.expected_seen and finding.action_succeeded is True
-    if not server_saw and not obs.client_saw_something and not predicted:
+    # A field that holds what was typed or chosen is the action's result, even when it held
+    # it before (a fill sent twice): nothing had to change.
+    unchanged = not server_saw and not obs.client_saw_something and not predicted
+    held = unchanged and parsed is not None and parsed.name in ("setValue", "select") and finding.action_succeeded is True
+    if unchanged and not held:
         if parsed is not None and parsed.name in PAGE_NEUTRAL_ACTIONS:
             reason = (
                 f"{action_text} does not act on the page; nothing changed and no error appeared"
@@ -206,7 +210,7 @@ async def verify_action_with_observations(
         )
 
     observations.extend(line for line in finding.notes if line not in observations)
-    decided = finding.action_succeeded is False or (
+    decided = held or finding.action_succeeded is False or (
         finding.action_succeeded is True
         and (step_hint == "intermediate" or (step_hint == "final" and finding.completion))
     )

@@ -62,6 +62,7 @@ async def verify_chain(
     # Fields the commit's guard re-read: what they show after it ran is the commit's doing (a
     # form re-shown empty after a refused sign-in), so the commit is judged even then.
     read_back_texts = {link.text for link in links if (link.action.target or "") in read_back}
+    targets = frozenset(link.action.target for link in links if link.action.target)
     checks: list[LinkCheck] = []
     full: VerificationResult | None = None
     full_last: TaskAction | None = None  # the commit as a single action, with its predicted before-state
@@ -76,7 +77,8 @@ async def verify_chain(
             checks.append(LinkCheck(index=link.index, action=link.text, status="skipped", reason="it failed and may fail (canFail)", ran=False))
             continue
         if link.action.name in _FIELD_LIKE or link.index < ran or not _clicks_out(link):
-            check = check_link(link.index, link.action, link.expect, before, page, read_back=(link.action.target or "") in read_back)
+            check = check_link(link.index, link.action, link.expect, before, page,
+                               read_back=(link.action.target or "") in read_back, chained=targets)
             checks.append(check)
             continue
         # The last action that ran commits (or clicks something that is not a box): the full

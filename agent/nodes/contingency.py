@@ -18,8 +18,9 @@ from typing import Any
 import structlog
 from langgraph.runtime import Runtime
 
-from agent.contingency import ContingencyLog, Handling, choose, detect_blocker, missing_element
+from agent.contingency import Blocker, ContingencyLog, Handling, choose, detect_blocker, missing_element
 from agent.contingency.native import NativeConfirm, declined_dialog, decide
+from agent.contingency.opened import task_opened
 from agent.destructive import Held, destructive_phrase
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
 from observability import record_contingency
@@ -54,6 +55,11 @@ async def contingency(state: InteractState, runtime: Runtime[GraphContext]) -> d
         # The dialog holds the plan's next step (a form or a question the task's own click
         # opened): it is where the work goes on, not something in its way.
         log.info("contingency.task_dialog", target=step[:80])
+        blocker = None
+    if blocker is not None and _opened_by_task(blocker, state):
+        # The task's own last action brought the dialog up ("Delete user" → its confirmation):
+        # it belongs to the task, never a distraction to close.
+        log.info("contingency.opened_by_task", trigger=blocker.trigger, controls=len(blocker.controls))
         blocker = None
     if blocker is not None:
         handling = choose(blocker, task.query, state.get("contract"), own, book)
@@ -108,6 +114,14 @@ def _step_target(plan: Any, goal: str, contract: Any) -> str | None:
     if fold(target) in named or goal_words & {stem(w) for w in words(target) if w not in FILLER}:
         return target
     return None
+
+
+def _opened_by_task(blocker: Blocker, state: InteractState) -> bool:
+    """Did the task's previous action open the dialog in the way, or work in it?"""
+    last = state.get("last_action")
+    if last is None or state["is_new_task"]:
+        return False
+    return task_opened(blocker, state["page"], last, ran=state["input"].last_action_status != "failure")
 
 
 def _native(native: NativeConfirm, state: InteractState, book: ContingencyLog) -> dict[str, Any]:
@@ -174,12 +188,23 @@ def _to_user(handling: Handling, state: InteractState) -> StepOutcome:
             element_id=control.id,
         )
         message = f"The page asks to confirm: {held.label!r} would {held.phrase}. Send confirm: true to do it, or confirm: false to stop."
-        pending = held.pending(thought=message, decided_by="policy", plan_step=_last_step(state), completes_step=True)
+        step = _confirm_step(state, held.label)
+        pending = held.pending(thought=message, decided_by="policy", plan_step=step, completes_step=True)
         pending["question"]["message"] = message
-        return StepOutcome(message, "", "policy", plan_step=_last_step(state), probe=True, confirm=pending)
+        return StepOutcome(message, "", "policy", plan_step=step, probe=True, confirm=pending)
     reason = "The session expired: sign in again, then send the goal again. Nothing after the last verified step was done."
     return StepOutcome(reason, format_action(Action(name="fail", value=reason)), "policy", status="failed",
                        failure_code="SESSION_EXPIRED", failure_reason=reason)  # fmt: skip
+
+
+def _confirm_step(state: InteractState, label: str) -> int | None:
+    """The plan step a confirmation's control does: the plan's next step when that step is
+    the press on it ("Delete permanently" after typing the name), else the last step's."""
+    plan = state.get("plan")
+    step = plan.current if plan is not None else None
+    if step is not None and step.target and set(words(step.target)) and set(words(step.target)) <= set(words(label)):
+        return step.index
+    return _last_step(state)
 
 
 def _last_step(state: InteractState) -> int | None:

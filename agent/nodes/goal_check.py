@@ -6,6 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.contracts import previous_step
+from agent.proof_words import account_by_proof
 from agent.state import GraphContext, InteractState
 from agent.subtasks import advance, subtask_ending
 from verification import Contract, check_contract
@@ -29,6 +30,7 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
     else:
         previous = previous_step(last, result, state["page"])
     contract = check_contract(contract, state["page"], step=task.step_index, previous=previous)
+    contract = account_by_proof(contract, contract.goal or state["goal"].raw)
     satisfied = contract.satisfied
     if result is not None and result.task_completed and not satisfied:
         log.info("goal_check.claim_rejected", decided_by=result.decided_by, pending=[c.id for c in contract.pending()])

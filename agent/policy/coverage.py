@@ -19,14 +19,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, words
+from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, words
 
 FILLER: Final[frozenset[str]] = frozenset(
     """a an the this that these those it its to into onto in on at of for from with without by as and or
     then than after afterwards next also please kindly now just only then when done finished you your
     is are be been being was were will would should can could do does so there here below above
-    again all any some one each every both my our me i we us via using use up down""".split()
+    again all any some one each every both my our me i we us via using use up down
+    he him his she her hers they them their theirs""".split()
 )
+# The pronouns above name what the rest of the goal names ("make her a viewer"): no content.
 # "up"/"down" above are only filler when no scroll clause claims them (scroll is checked first).
 _VERBS: Final[dict[str, frozenset[str]]] = {
     "click": frozenset(
@@ -46,13 +48,26 @@ _VERBS: Final[dict[str, frozenset[str]]] = {
     "unchecked": frozenset("uncheck untick deselect unselect clear disable turn switch off deactivate".split()),
     "expanded": frozenset("expand open show unfold".split()),
     "collapsed": frozenset("collapse close hide fold".split()),
-    "field_value": frozenset("type enter input write put fill set change update".split()),
+    "field_value": frozenset("type enter input write put fill set change update replace correct edit".split()),
     "choice": frozenset("select choose pick set".split()),
     "shown": frozenset("show shows shown display displayed see".split()),
     "message": frozenset("see show message confirmation".split()),
     "url": frozenset("go navigate open visit load browse page".split()),
     "presence": frozenset("see show appear appears disappear disappears".split()),
 }
+# Any change of state is asked for with these, whatever the control ("make Hannah an admin",
+# "move Zoe to Support", "switch the inbox to compact").
+CHANGE_VERBS: Final[frozenset[str]] = frozenset("make change update set move switch turn put".split())
+# A press that commits a form is what these ask for ("send £25 to Priya" ends on "Confirm payment").
+SUBMIT_VERBS: Final[frozenset[str]] = frozenset("send submit save apply confirm".split())
+# Words a person uses for the same intent, whichever the page's control says ("remove the
+# Winter menu" is done with "Delete permanently"). Data: one group per intent.
+SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
+    frozenset("delete remove trash discard erase".split()),
+    frozenset("buy purchase order".split()),
+    frozenset("find search look".split()),
+    frozenset("publish public".split()),  # "make the Spring menu public"
+)
 ROLE_NOUNS: Final[dict[str, frozenset[str]]] = {
     "button": frozenset("button buttons btn".split()),
     "link": frozenset("link links hyperlink".split()),
@@ -162,7 +177,11 @@ def clause_words(clause: Clause) -> frozenset[str]:
     out |= _VERBS.get(key or "", frozenset())
     if clause.kind in ("field_value", "choice"):
         out |= _VERBS[clause.kind]
+    if clause.kind in ("field_value", "choice", "control"):
+        out |= CHANGE_VERBS
     target = clause.target
+    if clause.kind == "activated" and clause.effect and target is not None and _commit_label(target.name):
+        out |= SUBMIT_VERBS
     if target is not None:
         out |= _all_words(target.name) | ELEMENT_NOUNS | ORDINAL_WORDS
         if target.name.strip():
@@ -199,7 +218,16 @@ def _kind_words(target: ElementRef) -> frozenset[str]:
 def _word_covered(word: str, vocab: frozenset[str]) -> bool:
     if _ORDINAL.match(word) is not None and "first" in vocab:
         return True
-    return any(w in vocab or _stem(w) in vocab for w in (word, _canonical(word)))
+    if any(w in vocab or _stem(w) in vocab for w in (word, _canonical(word))):
+        return True
+    # A word cut short names the label's word ("ref" for Reference, "Sept" for September).
+    if len(word) < _MIN_ABBREVIATION or not word.isalpha() or word in _ACTION_WORDS:
+        return False
+    return any(len(v) >= len(word) + 2 and v.startswith(word) for v in vocab)
+
+
+_MIN_ABBREVIATION: Final = 3
+_ACTION_WORDS: Final = frozenset().union(*_VERBS.values(), CHANGE_VERBS, SUBMIT_VERBS, COMMIT_WORDS)  # never cut short
 
 
 def _symbol_covered(symbol: str, clauses: Sequence[Clause]) -> bool:
@@ -249,13 +277,15 @@ def respelled_values(goal: str, clauses: Sequence[Clause]) -> list[tuple[int, in
     values = [c.value for c in clauses if c.value]
     if not values:
         return []
-    spans = [(m.start(), m.end()) for m in _NUMBER.finditer(goal) if re.search(r"\d", m.group()) and any(_same_number(v, m.group()) for v in values)]
+    spans = [(m.start(), m.end()) for m in _NUMBER.finditer(goal) if re.search(r"\d", m.group()) and any(same_number(v, m.group()) for v in values)]
     dates = {d for v in values for d in (*date_readings(v), parse_date(v)) if d is not None}  # 01/12/2026 may be either
     if dates:
+        days = {(d.month, d.day) for d in dates}  # "20 December": the goal leaves the year to the page
         tokens = list(_WORD_SPAN.finditer(goal))
         for i in range(len(tokens)):
             for j in range(min(len(tokens), i + 5) - 1, i, -1):
-                if parse_date(goal[tokens[i].start() : tokens[j].end()]) in dates:
+                said = goal[tokens[i].start() : tokens[j].end()]
+                if parse_date(said) in dates or parse_month_day(said) in days:
                     spans.append((tokens[i].start(), tokens[j].end()))
                     break
     return spans
@@ -264,7 +294,7 @@ def respelled_values(goal: str, clauses: Sequence[Clause]) -> list[tuple[int, in
 def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ()) -> tuple[str, ...]:
     """The goal's terms no clause (and no "how" phrase) accounts for, in goal order; the
     parts that only say why (:func:`context_spans`) ask for nothing."""
-    vocab = frozenset().union(*(clause_words(c) for c in clauses)) if clauses else frozenset()
+    vocab = _with_same_intent(frozenset().union(*(clause_words(c) for c in clauses))) if clauses else frozenset()
     means_words = frozenset(w for phrase in means for w in _all_words(phrase))
     means_words |= frozenset(_stem(w) for w in means_words)
     missing: list[str] = []
@@ -294,7 +324,7 @@ def grounded(clause: Clause, goal: str, page_texts: Iterable[str] = ()) -> bool:
     limits", the option "Easy Saver (7730)", the row "September 2026 · PDF · CSV"), the goal
     the values and the intent. A value may also be the goal's number in another spelling
     (£1,500 = 1500). Nothing that is neither in the goal nor on the page is grounded."""
-    goal_vocab = set(words(goal))
+    goal_vocab = set(_with_same_intent(frozenset(words(goal))))
     goal_vocab |= {_stem(w) for w in goal_vocab}
     folded_goal = fold(goal)
     shown = [f" {fold(t)} " for t in page_texts if t and t.strip()]
@@ -309,20 +339,31 @@ def grounded(clause: Clause, goal: str, page_texts: Iterable[str] = ()) -> bool:
         shared = shared or any(w in goal_vocab or _stem(w) in goal_vocab for w in own)
         if fold(text) in folded_goal or all(w in goal_vocab or _stem(w) in goal_vocab for w in words(text)):
             continue
-        if position == 0 and _same_number(text, goal):
+        if position == 0 and (same_number(text, goal) or respelled_values(goal, [clause])):
             shared = True
             continue
         if not any(f" {fold(text)} " in t for t in shown):
             return False
-        if position == 1 and clause.kind == "activated" and words(text)[:1] and words(text)[0] in COMMIT_WORDS:
+        if position == 1 and clause.kind == "activated" and _commit_label(text):
             shared = True  # the page's own way to commit ("Continue", "Confirm payment") is part of any change
     return shared or not shown
 
 
+def _with_same_intent(vocab: frozenset[str]) -> frozenset[str]:
+    return vocab.union(*(group for group in SAME_INTENT if group & vocab))
+
+
+def _commit_label(text: str) -> bool:
+    """A short label that commits ("Continue", "Confirm payment", "Place order")."""
+    said = words(text)
+    return 0 < len(said) <= _COMMIT_LABEL_WORDS and bool(set(said) & COMMIT_WORDS)
+
+
+_COMMIT_LABEL_WORDS: Final = 3
 _NUMBER: Final = re.compile(r"[$€£]?\s?\d[\d,]*(?:\.\d+)?")
 
 
-def _same_number(value: str, goal: str) -> bool:
+def same_number(value: str, goal: str) -> bool:
     """``value`` is one of the goal's numbers, spelled another way (£1,500 → 1500)."""
     wanted = _NUMBER.fullmatch(value.strip())
     if wanted is None:

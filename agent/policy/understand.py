@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from agent.policy.coverage import unaccounted
+from agent.policy.coverage import context_spans, unaccounted
 from agent.policy.lexicon import CONTROL_NOUNS
 from agent.policy.decompose import ALL_FIELDS, merge_find, name_opened, normalise_clause, read_clause, split_clauses
 from agent.policy.feed_frames import merge_record_scope
@@ -81,10 +81,25 @@ class _Reading:
             self.steps.append(step)
 
 
+def _without_why(goal: str) -> str:
+    """The goal without the parts that only say why (``coverage.context_spans``): "Remove the
+    Winter menu, we no longer serve it" is read as "Remove the Winter menu"."""
+    spans = context_spans(goal)
+    if not spans:
+        return goal
+    kept, start = [], 0
+    for a, b in spans:
+        kept.append(goal[start:a])
+        start = b
+    kept.append(goal[start:])
+    said = " ".join(part.strip(" ,;–—-") for part in kept if part.strip(" ,;.!?–—-"))
+    return said.lstrip(" .!?") or goal
+
+
 def understand(goal: str) -> Understanding:
     """The policy's plan and contract for ``goal`` (see the module doc)."""
     reading = _Reading(goal, [], [], [], [], [])
-    named, opened = name_opened(split_clauses(goal))
+    named, opened = name_opened(split_clauses(_without_why(goal)))
     records, record_found = merge_record_find(merge_record_scope(named))
     segments, found = merge_find(merge_suggest(records))
     reading.means.extend([*record_found, *found, *opened])

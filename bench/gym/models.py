@@ -23,7 +23,7 @@ import random
 import re
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from playwright.async_api import Error as PlaywrightError
@@ -47,6 +47,11 @@ _REF_ROLES: Final = frozenset({"button", "link", "textbox", "checkbox", "radio",
                                "menuitem", "treeitem", "slider", "spinbutton"})
 _KINDS: Final = {"fill": "fill", "type": "fill", "select": "select", "check": "check", "uncheck": "uncheck", "press": "press",
                  "hover": "hover", "upload": "other", "click": "click"}
+FIELD_VALUE: Final = """el => {
+  if (el.tagName === 'SELECT') return el.selectedOptions.length ? el.selectedOptions[0].textContent + ' ' + el.value : '';
+  if ('value' in el) return String(el.value);
+  return el.isContentEditable ? el.innerText : null;
+}"""
 ELEMENT_ID: Final = """el => {
   const own = el.closest('[data-llm-id]');
   if (own) return own.getAttribute('data-llm-id');
@@ -73,6 +78,8 @@ class _Brief:
     page: Page
     loop: asyncio.AbstractEventLoop
     done: Callable[[], bool]  # the site's log shows the goal done
+    next: int = 0  # the solution step after the last one this model acted on: its own memory of the task
+    redone: set[int] = field(default_factory=set)  # steps it went back to once (never twice: no loop)
 
 
 class OracleGemini(LyingGemini):
@@ -163,9 +170,14 @@ class OracleGemini(LyingGemini):
     def _action(self, blocks: Mapping[str, str], user: str, brief: _Brief, rng: random.Random) -> dict[str, Any]:
         if not brief.goal.doable:  # a competent model says so rather than trying
             return _answer(f"fail({json.dumps(brief.goal.why or 'this site cannot do that')})", None, brief.goal.why or "", step_done=False)
-        current = blocks.get("current_step", "")
-        index = _solution_index(current, brief.goal)
+        # Where the task stands: the plan step Stepwise says it is on, else the model's own
+        # memory of what it did (a plan Stepwise rewrote or ran out of names no solution step).
+        index = _solution_index(blocks.get("current_step", ""), brief.goal)
         if index is None:
+            index = self._lost_value(brief)
+        if index is None:
+            index = brief.next
+        if index >= len(brief.goal.steps):
             if brief.done():
                 return _answer("finish()", None, "The goal is done on the page.", step_done=True)
             return _answer("wait(1)", None, "Waiting for the page to show the result.", step_done=False)
@@ -189,13 +201,46 @@ class OracleGemini(LyingGemini):
                     break
             else:
                 return _answer("wait(1)", None, f"{step.describe()} is not on the page yet.", step_done=False)
+        listing = blocks.get("elements", "")
+        if _listed_ids(listing) and element not in _listed_ids(listing):
+            # The live page re-rendered since the page Stepwise shows was read: the model acts on
+            # the page it is shown, on the element of the same kind and name.
+            element = _listed_as(listing, step) or element
         if noise and rng.random() < noise.wrong_element:
-            element = _look_alike(blocks.get("elements", ""), element) or element
+            element = _look_alike(listing, element) or element
         action = _grammar(step, element, self._checked(brief, step))
         if action is None:
             return _answer("wait(1)", None, f"{step.describe()} is already done.", step_done=True)
         chain = [] if noise else self._chain(brief, index, blocks.get("elements", ""))
+        brief.next = max(brief.next, index + 1 + len(chain))
         return _answer(action, element, step.describe(), step_done=True, chain=chain)
+
+    def _lost_value(self, brief: _Brief) -> int | None:
+        """A field of the current form (the steps since the last press) that does not hold what
+        this model typed or chose: a chain the client did not run, or a page that lost it."""
+        steps = brief.goal.steps
+        first = next((i + 1 for i in range(min(brief.next, len(steps)) - 1, -1, -1) if steps[i].do in ("click", "press")), 0)
+        for i in range(first, min(brief.next, len(steps))):
+            step = steps[i]
+            if step.do not in ("fill", "type", "select") or step.value is None or _from_user(step.value, brief.goal):
+                continue
+            if i not in brief.redone and self._holds(brief, step) is False:
+                brief.redone.add(i)
+                return i
+        return None
+
+    def _holds(self, brief: _Brief, step: Step) -> bool | None:
+        """The step's field shows its value (None: the field is not on the page)."""
+
+        async def value() -> bool | None:
+            try:
+                target = (await locate(brief.page, step, appear_s=0.0)).first
+                shown = await target.evaluate(FIELD_VALUE, timeout=2000)
+            except (StepNotFound, PlaywrightError):
+                return None
+            return shown is not None and _norm(step.value or "") in _norm(shown)
+
+        return self._run(brief, value())
 
     def _chain(self, brief: _Brief, index: int, elements: str) -> list[dict[str, str]]:
         """The next fields of the same form, when they are on the page now (a competent
@@ -240,6 +285,10 @@ class OracleGemini(LyingGemini):
         return self._run(brief, state())
 
 
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
 def _key(goal_text: str) -> str:
     return " ".join(goal_text.split()).casefold()
 
@@ -267,7 +316,13 @@ def clauses(goal: Goal) -> list[dict[str, Any]]:
     filled = False
     for i, step in enumerate(goal.steps):
         ref = _ref(step)
-        if step.do in ("fill", "type") and not _from_user(step.value or "", goal):
+        picked = i + 1 < len(goal.steps) and goal.steps[i + 1].role == "option"
+        if step.do in ("fill", "type") and picked:
+            continue  # typed to find an option: the option picked is the requirement, not the text typed
+        if step.do == "click" and step.role == "option" and i > 0 and goal.steps[i - 1].do in ("fill", "type"):
+            out.append({"kind": "activated", "target": ref, "action": "click", "effect": True, "description": f"{_label(step)} was picked"})
+            filled = True
+        elif step.do in ("fill", "type") and not _from_user(step.value or "", goal):
             out.append({"kind": "field_value", "target": ref, "value": step.value, "description": f"{_label(step)} holds {step.value}"})
             filled = True
         elif step.do == "select":
@@ -323,6 +378,16 @@ def _solution_index(current: str, goal: Goal) -> int | None:
 
 def _listed_ids(elements: str) -> list[str]:
     return [m.group(1).strip('"') for m in _ELEMENT_LINE.finditer(elements)]
+
+
+def _listed_as(elements: str, step: Step) -> str | None:
+    """The listed element with the step's role and name (the first, when a list repeats it)."""
+    name = _norm(_label(step))
+    for m in _ELEMENT_LINE.finditer(elements):
+        listed_name = _norm(json.loads(m.group(3)) if m.group(3).startswith('"') else m.group(3))
+        if m.group(2) == step.role and name and listed_name == name:
+            return m.group(1).strip('"')
+    return None
 
 
 def _look_alike(elements: str, element: str) -> str | None:

@@ -98,9 +98,13 @@ async def user_confirms(page: Page, goal: Goal, confirm: dict[str, Any] | None, 
     element = (confirm or {}).get("elementId")
     if not isinstance(element, str) or not goal.doable:
         return True
+    label = " ".join(str((confirm or {}).get("element") or "").split()).casefold()
     for index, step in enumerate(goal.steps):
         if index in said_yes:
             continue
+        if label and step.do in ("click", "press") and step.within is None and label == " ".join((step.name or "").split()).casefold():
+            said_yes.add(index)  # the control the user meant, by its name (a re-rendered page gives it a new id)
+            return True
         try:
             target = await locate(page, step, appear_s=0.3)
             if await target.first.evaluate(ELEMENT_ID) == element:

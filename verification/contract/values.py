@@ -50,6 +50,8 @@ _WEEKDAY: Final = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nes
 _ORDINAL: Final = r"(?:st|nd|rd|th)?"
 _MONTH_FIRST: Final = re.compile(rf"^{_WEEKDAY}(?P<mon>[a-z]+)\.?\s+(?P<d>\d{{1,2}}){_ORDINAL},?\s+(?P<y>\d{{4}})$")
 _DAY_FIRST: Final = re.compile(rf"^{_WEEKDAY}(?:the\s+)?(?P<d>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<mon>[a-z]+)\.?,?\s+(?P<y>\d{{4}})$")
+_MONTH_DAY: Final = re.compile(rf"^{_WEEKDAY}(?P<mon>[a-z]+)\.?\s+(?P<d>\d{{1,2}}){_ORDINAL}$")
+_DAY_MONTH: Final = re.compile(rf"^{_WEEKDAY}(?:the\s+)?(?P<d>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<mon>[a-z]+)\.?$")
 _CLOCK_24: Final = re.compile(r"^(?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d{1,3})?)?$")
 _CLOCK_12: Final = re.compile(r"^(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2}))?)?\s*(?P<half>[ap])\.?\s*m\.?$")
 _DATE_AND_TIME: Final = re.compile(
@@ -97,6 +99,16 @@ def parse_date(text: str) -> date | None:
     if m := _MONTH_FIRST.match(clean) or _DAY_FIRST.match(clean):
         month = _MONTHS.get(m["mon"])
         return _day(int(m["y"]), month, int(m["d"])) if month is not None else None
+    return None
+
+
+def parse_month_day(text: str) -> tuple[int, int] | None:
+    """(month, day) of a date written without its year: "20 December", "Dec 20th"."""
+    clean = _clean(text)
+    if m := _MONTH_DAY.match(clean) or _DAY_MONTH.match(clean):
+        month = _MONTHS.get(m["mon"])
+        if month is not None and _day(2000, month, int(m["d"])) is not None:  # 2000: 29 February is a day
+            return month, int(m["d"])
     return None
 
 

@@ -181,6 +181,38 @@ def test_a_box_must_be_in_the_state_the_click_leaves() -> None:
     assert check_link(1, click, Expect("checkbox", "News"), BEFORE, off, read_back=False).status == "failed"
 
 
+OPEN_LIST = BeforeState.from_page(page(
+    el("12", "combobox", "To", value="Miami", states=frozenset({"expanded", "focused"})),
+    el("52", "option", "Miami International (MIA)"), el("13", name="Depart"),
+))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("to", "status"),
+    [
+        (el("12", "combobox", "To", value="Miami (MIA)", states=frozenset({"collapsed"})), "verified"),  # the pick filled it
+        (el("12", "combobox", "To", value="Miami", states=frozenset({"collapsed"})), "unproven"),  # closed by the blur alone?
+    ],
+)
+def test_a_pick_whose_list_closed_is_judged_by_the_control_the_list_was_for(to: PageElement, status: str) -> None:
+    after = page(to, el("13", name="Depart", value="12/20/2026"))
+    check = check_link(0, parse_action('click("52")'), Expect("option", "Miami International (MIA)"), OPEN_LIST, after,
+                       read_back=False, chained={"52", "13"})  # fmt: skip
+    assert check.status == status, check.reason
+
+
+def test_a_control_the_chain_itself_set_is_no_proof_of_the_pick() -> None:
+    after = page(el("12", "combobox", "To", value="Orlando"), el("13", name="Depart", value="12/20/2026"))
+    check = check_link(0, parse_action('click("52")'), Expect("option", "Miami International (MIA)"), OPEN_LIST, after,
+                       read_back=False, chained={"52", "12"})  # fmt: skip
+    assert check.status == "unproven"
+
+
+def test_a_box_or_field_that_left_the_page_still_fails() -> None:
+    after = page(el("1", name="First", value="Ada"))
+    assert check_link(1, parse_action('click("5")'), Expect("checkbox", "News"), BEFORE, after, read_back=False).status == "failed"
+
+
 def test_the_commit_is_measured_from_the_page_the_chain_left() -> None:
     predicted = predicted_before(BEFORE, [parse_action('setValue("1", "Ada")'), parse_action('click("5")')])
     elements = (predicted.skeleton or {})["elements"]

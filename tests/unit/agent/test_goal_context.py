@@ -50,3 +50,10 @@ def test_the_why_needs_no_clause_but_the_request_still_does() -> None:
     clause = Clause(id="c1", kind="field_value", description="Last name holds it", target=ElementRef(name="Last name"), value="Okafor-Lindqvist")
     assert unaccounted(goal, [clause]) == ()
     assert unaccounted(goal, []) != ()
+
+
+def test_the_why_is_not_read_into_the_name_of_what_to_act_on() -> None:
+    from agent.policy import understand
+
+    read = understand("Remove the Winter menu, we no longer serve it").contract
+    assert read.unaccounted == () and [c.description for c in read.clauses] == ["Remove Winter menu"]

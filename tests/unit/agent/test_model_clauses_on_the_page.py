@@ -72,3 +72,41 @@ def test_a_press_that_submits_merged_fields_is_kept_though_it_binds_no_word_of_i
     merged, _ = merge_model_clauses(Contract(goal=goal), goal, proposal, _page("Amount", "Reference", "Continue"))
     assert [c.kind for c in merged.clauses] == ["field_value", "field_value", "activated"]
     assert {c.before for c in merged.clauses[:2]} == {merged.clauses[2].id}
+
+
+def test_a_proposal_merged_again_on_a_later_page_adds_no_second_press() -> None:
+    goal = "Pay J. Okafor £850, reference 'Dec rent'"
+    proposal = [_clause("m1", "field_value", "Amount", "850"), _clause("m2", "field_value", "Reference", "Dec rent"),
+                _clause("m3", "activated", "Continue", action="click", effect=True)]
+    page = _page("Amount", "Reference", "Continue")
+    merged, _ = merge_model_clauses(Contract(goal=goal), goal, proposal, page)
+    again, _ = merge_model_clauses(merged, goal, proposal, page)
+    assert len(again.clauses) == len(merged.clauses) == 3
+
+
+def test_a_policy_clause_naming_what_no_page_shows_yields_to_the_models_clause_with_its_value() -> None:
+    policy = Clause(id="c1", kind="field_value", description="Enter '£1,500' into daily spending limit on the card ending 2290",
+                    target=ElementRef(name="daily spending limit on the card ending 2290"), value="£1,500")
+    contract = Contract(goal=GOAL, clauses=(policy,), source="policy")
+    proposal = [_clause("m1", "field_value", "Daily spending limit", "1500"), _clause("m2", "activated", "Save limits", action="click", effect=True)]
+    merged, _ = merge_model_clauses(contract, GOAL, proposal, _page("Daily spending limit", "Save limits"))
+    assert [c.source for c in merged.clauses] == ["model", "model"]
+    assert merged.clauses[0].value == "1500"
+
+
+def test_a_policy_clause_the_page_shows_or_whose_value_no_model_clause_holds_stays() -> None:
+    shown = Clause(id="c1", kind="field_value", description="Enter '£1,500' into Daily spending limit",
+                   target=ElementRef(name="Daily spending limit"), value="£1,500")
+    unseen = shown.model_copy(update={"target": ElementRef(name="limit on the card ending 2290")})
+    proposal = [_clause("m1", "field_value", "Daily spending limit", "2000"), _clause("m2", "activated", "Save limits", action="click", effect=True)]
+    page = _page("Daily spending limit", "Save limits")
+    for policy in (shown, unseen):
+        merged, _ = merge_model_clauses(Contract(goal=GOAL, clauses=(policy,)), GOAL, proposal, page)
+        assert policy in merged.clauses
+
+
+def test_a_date_the_goal_gives_without_its_year_grounds_the_pages_full_date() -> None:
+    goal = "flying from Chicago to Miami on 20 December, one way"
+    depart = _clause("m1", "field_value", "Depart", "12/20/2026")
+    assert grounded(depart, goal, ["Depart"]) and "December" not in unaccounted(goal, [depart])
+    assert not grounded(_clause("m1", "field_value", "Depart", "12/21/2026"), goal, ["Depart"])

@@ -83,6 +83,19 @@ async def test_no_change_fails_without_calling_the_model(after_body: str) -> Non
     assert [e["event"] for e in logs] == ["verification.no_change", "verification.completed"]
 
 
+async def test_a_fill_the_field_already_held_succeeds_though_nothing_changed() -> None:
+    form = FORM.replace('value=""', 'value="Jas"')
+    before, after = before_of(page_from_html(form)), page_from_html(form)
+    result = await verify_action_with_observations(
+        before=before, after=after, action='setValue("name", "Jas")', goal=GOAL, model=ForbiddenModel()
+    )
+    assert result.success and result.action_succeeded and result.error_category != "no_change"
+    other = await verify_action_with_observations(
+        before=before, after=after, action='setValue("name", "Jo")', goal=GOAL, model=ForbiddenModel()
+    )
+    assert not other.success  # a field that holds something else is no result
+
+
 @pytest.mark.parametrize("action", ["wait(1)", 'googleSearch("clinic opening hours")'])
 async def test_actions_that_do_not_touch_the_page_pass_when_nothing_changed(action: str) -> None:
     before, after = _pages(FORM)

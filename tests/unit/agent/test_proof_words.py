@@ -1,0 +1,75 @@
+"""What a goal says about *which* thing the work was done to is accounted for by the page that
+proved it (agent.proof_words), and the words people use for any change, any submit, a
+pronoun or a label cut short ask for nothing a clause does not already say
+(agent.policy.coverage)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.policy.coverage import unaccounted
+from agent.proof_words import account_by_proof, proof_texts
+from verification import MESSAGE_APPEARED
+from verification.contract import Clause, ClauseResult, Contract, ElementRef, Evidence
+
+GOAL = "Cancel the standing order to Greenfield Nursery"
+CANCEL = Clause(id="c1", kind="activated", description="Yes, cancel it was pressed", target=ElementRef(name="Yes, cancel it", role="button"),
+                action="click", effect=True, source="model")
+
+
+def _contract(observation: str, element: str | None = None, status: str = "holds") -> Contract:
+    evidence = Evidence(step=2, observation=observation, element=element)
+    return Contract(goal=GOAL, clauses=(CANCEL,), unaccounted=("standing", "order", "Greenfield", "Nursery"), source="merged",
+                    results={"c1": ClauseResult(id="c1", status=status, evidence=evidence)})  # type: ignore[arg-type]
+
+
+def test_the_confirmation_the_page_printed_accounts_for_the_record_it_names() -> None:
+    contract = _contract(f"{MESSAGE_APPEARED} 'Your standing order to Greenfield Nursery has been cancelled.' (status)")
+    assert account_by_proof(contract, GOAL).unaccounted == ()
+    assert account_by_proof(contract, GOAL).satisfied
+
+
+def test_the_row_or_dialog_the_control_sat_in_accounts_for_it() -> None:
+    contract = _contract("New element appeared: button 'Undo' (id '9')", "button 'Yes, cancel it' in row: Greenfield Nursery · standing order · £120…")
+    assert account_by_proof(contract, GOAL).unaccounted == ()
+
+
+def test_a_cut_card_or_a_section_names_many_records_and_accounts_for_nothing() -> None:
+    for element in ("button 'Yes, cancel it' in card: Payees Greenfield Nursery standing order British Gas Rent…",
+                    "button 'Yes, cancel it' in section: Greenfield Nursery standing order"):
+        contract = _contract("New element appeared: button 'Undo' (id '9')", element)
+        assert proof_texts(contract) == () and account_by_proof(contract, GOAL) == contract
+
+
+def test_a_proof_not_yet_given_shows_nothing() -> None:
+    contract = _contract(f"{MESSAGE_APPEARED} 'Your standing order to Greenfield Nursery has been cancelled.' (status)", status="pending")
+    assert account_by_proof(contract, GOAL).unaccounted == contract.unaccounted
+
+
+def test_a_value_is_never_accounted_for_by_text_around_the_proof() -> None:
+    goal = "Cancel the standing order with reference 'NURSERY-7'"
+    contract = _contract(f"{MESSAGE_APPEARED} 'Standing order NURSERY-7 cancelled' (status)").model_copy(
+        update={"goal": goal, "unaccounted": ("standing", "order", "reference", "NURSERY-7")}
+    )
+    assert account_by_proof(contract, goal).unaccounted == ("reference", "NURSERY-7")
+
+
+ROLE = Clause(id="c1", kind="choice", description="Role is Admin", target=ElementRef(name="Role", role="combobox"), value="Admin")
+SAVE = Clause(id="c2", kind="activated", description="Save role", target=ElementRef(name="Save role", role="button"), action="click", effect=True)
+REFERENCE = Clause(id="c1", kind="field_value", description="Reference holds Dinner", target=ElementRef(name="Reference", role="textbox"), value="Dinner")
+CONFIRM = Clause(id="c2", kind="activated", description="Confirm payment", target=ElementRef(name="Confirm payment", role="button"), action="click", effect=True)
+
+
+@pytest.mark.parametrize(
+    ("goal", "clauses", "left"),
+    [
+        ("Make her an admin", [ROLE, SAVE], ()),  # any change; a pronoun
+        ("Switch his role to admin", [ROLE, SAVE], ()),
+        ("send it, ref Dinner", [REFERENCE, CONFIRM], ()),  # a commit is what "send" asks for; "ref" is Reference cut short
+        ("send it, ref Dinner", [REFERENCE], ("send",)),  # no press: nothing was sent
+        ("Make her an admin and delete the old account", [ROLE, SAVE], ("delete", "old", "account")),
+        ("add the Reference Dinner", [REFERENCE], ("add",)),  # a verb is never a label cut short
+    ],
+)
+def test_words_for_any_change_submit_or_a_cut_label(goal: str, clauses: list[Clause], left: tuple[str, ...]) -> None:
+    assert unaccounted(goal, clauses) == left
