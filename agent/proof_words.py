@@ -1,9 +1,11 @@
 """Goal words the proof itself shows. When every clause holds, the page that proved them may
 also show what the goal said about *which* thing the work was done to: the confirmation
 "Your standing order to Greenfield Nursery has been cancelled" after "Yes, cancel it", the
-row "Hannah Cole · Member" the Save was pressed in. Those words are accounted for by that
-proof — by what the page printed as the result of the work or around the control that did
-it — never by text that was merely somewhere on the page.
+row "Hannah Cole · Member" the Save was pressed in, the post "Ferry fares rise in spring" the
+task opened (a verified click on its link) before it added the tag. Those words are accounted
+for by that proof — by what the page printed as the result of the work, around the control
+that did it, or on what the task verifiably acted on — never by text that was merely
+somewhere on the page.
 
 Only plain words are accounted for this way: a quoted value, an address, a date is proven by
 a clause that holds it, or not at all.
@@ -12,10 +14,12 @@ a clause that holds it, or not at all.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Final
 
 from agent.policy import unaccounted
 from agent.policy.references import QUALIFIERS
+from storage import TaskAction
 from verification import MESSAGE_APPEARED, Contract
 
 # describe_element(): "button 'Save' in row: Hannah Cole · Member" — the containers that name
@@ -24,33 +28,47 @@ from verification import MESSAGE_APPEARED, Contract
 _CONTAINER: Final = re.compile(r" in (row|dialog|alertdialog|listitem|item|article|card|form): (.+)$")
 _ONE_RECORD: Final = frozenset({"row", "dialog", "alertdialog", "listitem", "item"})
 # verification.diff: "New message/alert appeared: 'Payment sent.' (status)".
+_NAMED: Final = re.compile(r"^[a-z]+ (['\"])(.+?)\1(?: in |$)")  # "link 'Ferry fares rise' in row: …"
 _MESSAGE: Final = re.compile(re.escape(MESSAGE_APPEARED) + r" '(.*?)' \(")
 
 
-def proof_texts(contract: Contract) -> tuple[str, ...]:
+def proof_texts(contract: Contract, acted: Sequence[str] = ()) -> tuple[str, ...]:
     """What the pages that proved the contract's clauses printed with that proof: the messages
-    that appeared after the work, the record (row, dialog, item) its controls sat in."""
+    that appeared after the work, the record (row, dialog, item) its controls sat in — and the
+    elements ``acted`` on by the task's verified actions (described as ``describe_element``
+    does), by their own name and record."""
     texts: list[str] = []
+    elements = list(acted)
     for clause in contract.clauses:
         evidence = contract.result(clause.id).evidence
         if evidence is None:
             continue
         texts += [m.group(1).rstrip("…") for m in _MESSAGE.finditer(evidence.observation)]
-        if evidence.element and (found := _CONTAINER.search(evidence.element)):
+        elements += [evidence.element] if evidence.element else []
+    for element in elements:
+        if (named := _NAMED.match(element)) is not None:
+            texts.append(named.group(2).rstrip("…"))
+        if (found := _CONTAINER.search(element)) is not None:
             kind, text = found.groups()
             if kind in _ONE_RECORD or not text.endswith("…"):
                 texts.append(text.rstrip("…"))
     return tuple(dict.fromkeys(t for t in texts if t.strip()))
 
 
-def account_by_proof(contract: Contract, goal: str) -> Contract:
+def verified_targets(actions: Sequence[TaskAction]) -> list[str]:
+    """The elements the task's actions acted on, as described when each was issued, for the
+    actions the next page verified."""
+    return [str(a.metrics["target"]) for a in actions if a.metrics.get("target") and (a.verification or {}).get("success") is True]
+
+
+def account_by_proof(contract: Contract, goal: str, acted: Sequence[str] = ()) -> Contract:
     """``contract`` with the unaccounted goal words its holding proof shows struck off (only
     once every clause holds: a proof not yet given shows nothing)."""
     if not contract.unaccounted or not contract.clauses:
         return contract
     if any(contract.result(c.id).status != "holds" for c in contract.clauses):
         return contract
-    texts = proof_texts(contract)
+    texts = proof_texts(contract, acted)
     if not texts:
         return contract
     still = set(unaccounted(goal, contract.clauses, (*contract.means, *texts)))

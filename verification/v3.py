@@ -206,6 +206,9 @@ def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
             text = None  # kept only when it says something other than the name
     if (fn := get("fn")) is not None and type(fn) is not str:
         raise _fail(index, "fn", f"expected the control's name attribute as a string, got {type(fn).__name__}")
+    placeholder = get("ph")
+    if placeholder is not None and type(placeholder) is not str:
+        raise _fail(index, "ph", f"expected the field's placeholder as a string, got {type(placeholder).__name__}")
     tag, input_type = field_type(get("ty"))
     if get("ty") is not None and tag is None and input_type is None:
         raise _fail(index, "ty", f"expected a field type such as 'text' or 'textarea', got {get('ty')!r}")
@@ -216,7 +219,7 @@ def _element(node: Any, index: int) -> tuple[PageElement | PageMessage, bool]:
         value,
         tag,
         input_type,
-        None,  # placeholder
+        collapse(placeholder, NAME_LIMIT) or None if placeholder else None,  # placeholder
         None,  # href
         states,
         "hidden" in states,

@@ -6,7 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.contracts import previous_step
-from agent.proof_words import account_by_proof
+from agent.proof_words import account_by_proof, verified_targets
 from agent.state import GraphContext, InteractState
 from agent.subtasks import advance, subtask_ending
 from verification import Contract, check_contract
@@ -30,7 +30,10 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
     else:
         previous = previous_step(last, result, state["page"])
     contract = check_contract(contract, state["page"], step=task.step_index, previous=previous)
-    contract = account_by_proof(contract, contract.goal or state["goal"].raw)
+    acted = verified_targets(state.get("previous_actions", []))
+    if last is not None and result is not None and result.success and last.metrics.get("target"):
+        acted.append(str(last.metrics["target"]))  # the action this page just verified
+    contract = account_by_proof(contract, contract.goal or state["goal"].raw, acted)
     satisfied = contract.satisfied
     if result is not None and result.task_completed and not satisfied:
         log.info("goal_check.claim_rejected", decided_by=result.decided_by, pending=[c.id for c in contract.pending()])

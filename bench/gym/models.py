@@ -109,6 +109,9 @@ class OracleGemini(LyingGemini):
     def _brief_for(self, blocks: Mapping[str, str]) -> tuple[_Brief | None, int]:
         with self._brief_lock:
             key = _key(blocks.get("goal", ""))
+            if key not in self._briefs:  # the goal as sent, with what Stepwise sealed ("[secret:1]")
+                sealed = re.compile(re.sub(r"\\\[secret:\d+\\\]", ".+?", re.escape(key)))
+                key = next((k for k in self._briefs if sealed.fullmatch(k)), key)
             if key not in self._briefs and len(self._briefs) == 1:
                 key = next(iter(self._briefs))
             if key not in self._briefs:

@@ -274,8 +274,6 @@ const nameOf = (el, visible) => {
     }
     const wrapping = el.closest('label');
     if (wrapping) { const t = textWithout(wrapping, el); if (t) return t; }
-    const placeholder = collapse(el.getAttribute('placeholder'), NAME_MAX);
-    if (placeholder) return placeholder;
     // <label>Username</label><input>: a label right before the control that names no other one
     // (also when wrappers that hold nothing else came between them: <label>…</label><div><input></div>).
     let anchor = el;
@@ -295,6 +293,10 @@ const nameOf = (el, visible) => {
       const t = collapse(previous.textContent, NAME_MAX);
       if (t && t.length <= GROUP_LABEL_MAX && t.split(' ').length <= 8) return t;
     }
+    // The placeholder last: a label a person reads above the field names it before its hint
+    // ("Last name" over "As on the booking"); the hint is sent apart (`ph`).
+    const placeholder = collapse(el.getAttribute('placeholder'), NAME_MAX);
+    if (placeholder) return placeholder;
   }
   const tag = el.tagName.toLowerCase();
   if (tag !== 'select' && tag !== 'textarea' && !(tag === 'input' && !BUTTON_TYPES.has((el.type || '').toLowerCase()))) {

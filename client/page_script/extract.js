@@ -136,6 +136,8 @@ const extract = (opts) => {
     if (ty !== undefined) node.ty = ty;
     const fn = controlName(el);
     if (fn) node.fn = fn;
+    const ph = collapse(el.getAttribute('placeholder'), NAME_MAX);
+    if (ph && ph.toLowerCase() !== name.toLowerCase()) node.ph = ph;
     const states = statesOf(el);
     if (states.length === 1) node.s = states[0];
     else if (states.length > 1) node.s = states;

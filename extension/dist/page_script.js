@@ -2,7 +2,7 @@
 // Fragment of the in-page script (what it looks for); the extension build joins the fragments, in
 // parts.json order, into one function scope: names are shared across files.
 
-const VERSION = 8;
+const VERSION = 9;
 if (window.__stepwise && window.__stepwise.version === VERSION) return;
 
 const ATTR = 'data-llm-id';
@@ -409,8 +409,6 @@ const nameOf = (el, visible) => {
     }
     const wrapping = el.closest('label');
     if (wrapping) { const t = textWithout(wrapping, el); if (t) return t; }
-    const placeholder = collapse(el.getAttribute('placeholder'), NAME_MAX);
-    if (placeholder) return placeholder;
     // <label>Username</label><input>: a label right before the control that names no other one
     // (also when wrappers that hold nothing else came between them: <label>…</label><div><input></div>).
     let anchor = el;
@@ -430,6 +428,10 @@ const nameOf = (el, visible) => {
       const t = collapse(previous.textContent, NAME_MAX);
       if (t && t.length <= GROUP_LABEL_MAX && t.split(' ').length <= 8) return t;
     }
+    // The placeholder last: a label a person reads above the field names it before its hint
+    // ("Last name" over "As on the booking"); the hint is sent apart (`ph`).
+    const placeholder = collapse(el.getAttribute('placeholder'), NAME_MAX);
+    if (placeholder) return placeholder;
   }
   const tag = el.tagName.toLowerCase();
   if (tag !== 'select' && tag !== 'textarea' && !(tag === 'input' && !BUTTON_TYPES.has((el.type || '').toLowerCase()))) {
@@ -887,6 +889,8 @@ const extract = (opts) => {
     if (ty !== undefined) node.ty = ty;
     const fn = controlName(el);
     if (fn) node.fn = fn;
+    const ph = collapse(el.getAttribute('placeholder'), NAME_MAX);
+    if (ph && ph.toLowerCase() !== name.toLowerCase()) node.ph = ph;
     const states = statesOf(el);
     if (states.length === 1) node.s = states[0];
     else if (states.length > 1) node.s = states;

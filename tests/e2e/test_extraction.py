@@ -202,8 +202,9 @@ async def test_a_label_written_without_label_names_the_field_its_group_opens_wit
     await settle(probe)
     tree = (await probe.capture()).tree
     field = {node["i"]: node for node in tree}
-    ids = {key: await page.get_attribute(f"#{key}", "data-llm-id") for key in ("phone", "company", "long", "day", "after-button")}
+    ids = {key: await page.get_attribute(f"#{key}", "data-llm-id") for key in ("phone", "company", "surname", "long", "day", "after-button")}
     assert field[ids["phone"]]["n"] == "Mobile number"
     assert field[ids["company"]]["n"] == "Company"  # through a wrapper, a hint after it
+    assert (field[ids["surname"]]["n"], field[ids["surname"]]["ph"]) == ("Last name", "As on the booking")  # the label before the hint
     # Prose, a group of two fields, a group a control opens: no name is made up.
     assert [field[ids[key]].get("n", "") for key in ("long", "day", "after-button")] == ["", "", ""]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from agent.policy.coverage import unaccounted
-from agent.proof_words import account_by_proof, proof_texts
+from agent.proof_words import account_by_proof, proof_texts, verified_targets
 from verification import MESSAGE_APPEARED
 from verification.contract import Clause, ClauseResult, Contract, ElementRef, Evidence
 
@@ -38,7 +38,7 @@ def test_a_cut_card_or_a_section_names_many_records_and_accounts_for_nothing() -
     for element in ("button 'Yes, cancel it' in card: Payees Greenfield Nursery standing order British Gas Rent…",
                     "button 'Yes, cancel it' in section: Greenfield Nursery standing order"):
         contract = _contract("New element appeared: button 'Undo' (id '9')", element)
-        assert proof_texts(contract) == () and account_by_proof(contract, GOAL) == contract
+        assert proof_texts(contract) == ("Yes, cancel it",) and account_by_proof(contract, GOAL) == contract
 
 
 def test_a_proof_not_yet_given_shows_nothing() -> None:
@@ -73,3 +73,22 @@ CONFIRM = Clause(id="c2", kind="activated", description="Confirm payment", targe
 )
 def test_words_for_any_change_submit_or_a_cut_label(goal: str, clauses: list[Clause], left: tuple[str, ...]) -> None:
     assert unaccounted(goal, clauses) == left
+
+
+def test_what_the_task_verifiably_opened_names_the_record_the_work_was_done_to() -> None:
+    goal = "add the tag harbour to the ferry fares post"
+    tag = Clause(id="c1", kind="field_value", description="Tags holds harbour", target=ElementRef(name="Tags"), value="harbour")
+    contract = Contract(goal=goal, clauses=(tag,), unaccounted=("ferry", "fares", "post"), results={"c1": ClauseResult(id="c1", status="holds")})
+    opened = ["link 'Ferry fares rise in spring' in row: Ferry fares rise in spring · News · Published"]
+    assert account_by_proof(contract, goal, opened).unaccounted == ("post",)
+    assert account_by_proof(contract, goal, ["link 'Skatepark opens' in row: Skatepark opens · News"]).unaccounted == contract.unaccounted
+
+
+def test_only_actions_the_next_page_verified_count() -> None:
+    from storage import TaskAction
+
+    def step(target: str, success: bool) -> TaskAction:
+        return TaskAction(tenant_id="t", task_id="k", step_index=0, thought="", action='click("1")',
+                          metrics={"target": target}, verification={"success": success})
+
+    assert verified_targets([step("link 'Ferry fares'", True), step("link 'Skatepark'", False)]) == ["link 'Ferry fares'"]

@@ -316,3 +316,10 @@ def test_a_record_named_with_its_kind_is_found_in_entries_that_only_carry_its_na
 def test_an_aria_label_a_visible_word_contradicts_is_still_refused() -> None:
     decoy = page({"i": "1", "r": "btn", "n": "Delete invoice INV-7", "t": "Archive"})
     assert not resolve_ref(ElementRef(name="delete", role="button", container="invoice INV-7"), decoy).found
+
+
+def test_a_field_named_by_its_label_is_found_by_its_placeholder_too() -> None:
+    page = PageState.from_v3(url="https://x.test/", tree=[{"i": "a", "r": "inp", "n": "Last name", "ph": "As on the booking"}, {"i": "b", "r": "inp", "n": "Booking reference"}])
+    assert page.element("a").placeholder == "As on the booking"
+    for said in ("Last name", "As on the booking"):
+        assert [e.id for e in resolve_ref(ElementRef(name=said), page).elements] == ["a"]
