@@ -6,12 +6,16 @@ a copy of the plan over the page as it will be after the chain's earlier actions
 
 from __future__ import annotations
 
+from typing import Final
+
 import structlog
 
+from agent.contingency.detect import CLOSERS
 from agent.policy import StepDecision, refine_step
 from agent.state import Candidate
 from planning import Plan, PlanStep
-from verification import Action, Contract, PageState
+from verification import Action, Contract, ElementRef, PageState, resolve_ref
+from verification.contract import fold
 
 log = structlog.get_logger(__name__)
 
@@ -29,6 +33,8 @@ def advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tuple
         # with An" once "An" is typed): only the chosen suggestion in the field is done.
         if clause is not None and contract.result(clause.id).status == "holds" and step.kind != "suggest":
             decision = StepDecision(None, "Its clause holds.", satisfied=True)
+        elif _overlay_gone(step, page):
+            decision = StepDecision(None, "The overlay it closes is not on the page (closed already, or never shown).", satisfied=True)
         else:
             if clause is not None and step.value is None and clause.value is not None:
                 step.value = clause.value  # read on the page: the plan keeps it from now on
@@ -56,6 +62,18 @@ def advance_and_refine(plan: Plan, page: PageState, contract: Contract) -> tuple
             "",
         )
     return None, "every plan step is done"
+
+
+# A plan step that only closes an overlay ("No thanks" on a newsletter popup, "Accept all" on
+# a cookie banner) has nothing to do once no such control is on the page: a contingency closed
+# it already, or this visit never showed it. ("Cancel" is not one: it may cancel the work.)
+_CLOSING_STEPS: Final = (CLOSERS - {"cancel"}) | {"accept all", "accept all cookies", "accept cookies", "allow all"}
+
+
+def _overlay_gone(step: PlanStep, page: PageState) -> bool:
+    if step.kind not in ("click", "other") or not step.target or fold(step.target) not in _CLOSING_STEPS:
+        return False
+    return not resolve_ref(ElementRef(name=step.target), page).found
 
 
 def completes(step: PlanStep, action: Action) -> bool:

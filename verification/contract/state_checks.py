@@ -4,6 +4,7 @@ evidence): ``holds``, ``pending`` (not yet), or ``failed`` (the page shows other
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Final
 
 from verification.contract.captions import shown_under_caption
@@ -11,6 +12,7 @@ from verification.contract.model import Clause, ElementRef, Evidence
 from verification.contract.refs import Resolution, describe_element, perceivable, resolve
 from verification.contract.states import in_state, is_checked, state_candidates, state_now
 from verification.contract.values import listed, value_matches
+from verification.elements import PageElement
 from verification.page import PageState
 
 TEXT_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
@@ -33,8 +35,24 @@ def wrong(detail: str) -> tuple[str, str, Evidence | None]:
     return "failed", detail, None
 
 
+def readable(page: PageState) -> PageState:
+    """The page as read for what its fields hold: a field scrolled to the window's edge, under
+    a sticky header or footer, is covered for a click but still holds its value (a person looks
+    past the header). A field covered in the middle of the window (a decoy under another
+    element) stays unread, as do hidden, zero-size and far-off ones."""
+    return page.memo("contract.readable", lambda: replace(page, elements=tuple(replace(e, occluded=False) if _at_edge(e, page) else e for e in page.elements)))
+
+
+def _at_edge(element: PageElement, page: PageState) -> bool:
+    if not element.occluded or element.box is None:
+        return False
+    _x, y, _width, height = element.box
+    return y < 0 or (page.viewport is not None and y + height > page.viewport[1])
+
+
 def field_value_now(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
     assert clause.target is not None
+    page = readable(page)
     if clause.value is None:
         return not_yet(f"nothing read yet from {clause.read.describe() if clause.read else 'the page'}")
     found = state_candidates(clause.target, page, VALUE_ROLES)
@@ -53,6 +71,7 @@ def field_value_now(clause: Clause, page: PageState, step: int) -> tuple[str, st
 
 def choice_now(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
     assert clause.value is not None
+    page = readable(page)
     lists = resolve(clause.target, page, roles=LIST_ROLES) if clause.target is not None else Resolution(())
     if not lists.found and not lists.ambiguous:
         lists = _only_list(page)  # "the scroll list": the page's one list, whatever its label
@@ -93,6 +112,7 @@ def _option_ref(clause: Clause) -> ElementRef:
 
 def control_now(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:
     assert clause.target is not None and clause.state is not None
+    page = readable(page)
     roles = CHOICE_ROLES if clause.state in ("checked", "unchecked") else None
     found = state_candidates(clause.target, page, roles)
     if not found.found:

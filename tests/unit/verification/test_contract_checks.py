@@ -156,6 +156,14 @@ def test_a_field_with_another_value_fails_and_a_decoy_field_does_not_count() -> 
     assert covered.result("c1").status == "pending"
 
 
+def test_a_field_scrolled_under_a_sticky_header_still_holds_its_value() -> None:
+    clause = Clause(id="c1", kind="field_value", description="City holds Boulder", target=ElementRef(name="City"), value="Boulder")
+    edge = {"i": "1", "r": "inp", "n": "City", "v": "Boulder", "occ": True, "box": [75, -16, 241, 34]}
+    assert start_contract(Contract(clauses=(clause,)), page(edge)).result("c1").status == "holds"
+    middle = {**edge, "box": [75, 300, 241, 34]}  # covered in the middle of the window: a decoy
+    assert start_contract(Contract(clauses=(clause,)), page(middle)).result("c1").status == "pending"
+
+
 def test_a_checkbox_whose_label_lies_does_not_satisfy_the_clause() -> None:
     clause = Clause(id="c1", kind="control", description="Dark mode is on", target=ElementRef(name="Dark mode"), state="checked")
     decoy = page({"i": "1", "r": "chk", "n": "Dark mode", "t": "Share my data", "s": "checked"}, {"i": "2", "r": "chk", "n": "Dark mode", "occ": True})
