@@ -34,6 +34,7 @@ from planning.goal_values import GoalValue, goal_values, implies_submission
 from planning.plan import Plan, PlanStep, StepKind
 from planning.text import contains_phrase, fold, label_matches, quote
 from verification import ActionName, PageState
+from verification.contract import words
 
 Verdict = Literal["PASS", "RETRY", "FAIL"]
 
@@ -113,12 +114,22 @@ def _uses_value(step: PlanStep, wanted: str) -> bool:
     return False
 
 
+def _split_across(plan: Plan, wanted: str) -> bool:
+    """A value the page takes in parts ("Dr Helen Okafor" as First name Helen, Last name
+    Okafor; "22/11/1983" as Day, Month, Year): its main words each typed by a step, and at
+    least two steps take a part."""
+    parts = [w for w in words(wanted) if len(w) > 2 or w.isdigit()]
+    taking = [step for step in plan.steps if step.value and any(w in words(step.value) for w in parts)]
+    said = {w for step in taking for w in words(step.value or "")}
+    return len(taking) >= 2 and sum(w in said for w in parts) >= max(2, len(parts) - 1)
+
+
 def _completeness(plan: Plan, goal: str, values: Sequence[GoalValue]) -> tuple[float, list[str], list[str]]:
     feedback: list[str] = []
     blocking: list[str] = []
     covered = 0
     for item in values:
-        if any(_uses_value(step, item.value) for step in plan.steps):
+        if any(_uses_value(step, item.value) for step in plan.steps) or _split_across(plan, item.value):
             covered += 1
             continue
         field = f" (for {item.field})" if item.field else ""
@@ -195,6 +206,9 @@ def _consistency(plan: Plan, goal: str, page: PageState, known: Sequence[str]) -
                 feedback.append(f"{_step_name(step)} undoes step {earlier.index} on {quote(step.target or '')}.")
                 penalty += ISSUE_PENALTY
             seen_toggles[key] = step
+        if step.kind in PAGE_CHANGING_KINDS:  # a new page or form: "Day" there is another field
+            seen_fields.clear()
+            seen_toggles.clear()
         previous = step
         if step.kind in VALUE_KINDS and step.value is not None and step.value.strip():
             known_as = _known_value(step.value, goal, page, known)

@@ -19,7 +19,7 @@ _EMAIL: Final = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL: Final = re.compile(r"https?://[^\s\"'<>]+", re.IGNORECASE)
 _DATE: Final = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b")
 _FIELD_VALUE: Final = re.compile(
-    r"(?P<field>[A-Za-z][A-Za-z ]{0,30}?)\s*[:=]\s*(?P<value>[^,;\n]+?)\s*(?=,|;|\n|$|\band\b)"
+    r"(?P<field>[A-Za-z][A-Za-z ]{0,30}?)\s*[:=]\s*(?P<value>[^,;\n]+?)\s*(?=,|;|\n|$|\band\b|[.!?]\s)"
 )
 _SET_TO: Final = re.compile(
     r"\b(?:set|change|update)\s+(?:the\s+)?(?P<field>[A-Za-z][A-Za-z ]{0,30}?)\s+to\s+(?P<value>[^\s,;]+)",

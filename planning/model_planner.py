@@ -22,7 +22,8 @@ from planning.similarity import page_signatures
 from verification import PageState
 from verification.contract import ActivationKind, Clause, ClauseKind, ControlState, ElementRef
 
-MAX_PLAN_STEPS: Final = 25
+MAX_PLAN_STEPS: Final = 40  # a long multi-page form (a permit application) takes 30 actions and more
+MAX_CONTRACT_CLAUSES: Final = 30
 
 
 class DraftStep(BaseModel):
@@ -163,7 +164,7 @@ class PlanDraft(BaseModel):
     )
     contract: list[ClauseDraft] = Field(
         default_factory=list,
-        max_length=20,
+        max_length=MAX_CONTRACT_CLAUSES,
         description=(
             "What will prove the whole goal done, clause by clause, each checkable on the page: together they "
             "must account for every value, name and content word of the goal."

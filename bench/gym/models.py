@@ -30,6 +30,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from bench.gym.spec import Goal, Site, Step
+from planning.model_planner import MAX_CONTRACT_CLAUSES, MAX_PLAN_STEPS
 from bench.gym.steps import StepNotFound, locate
 from bench.lying_model import _SCHEMA_KEYS, LyingGemini, answer_kind, generate_content_body
 from bench.schema_instance import lying_instance
@@ -308,7 +309,7 @@ def plan_answer(goal: Goal) -> dict[str, Any]:
         }
         for i, step in enumerate(goal.steps)
     ]
-    return {"steps": steps[:25], "contract": clauses(goal), "needs_user_input": [], "contingencies": [], "subtasks": []}
+    return {"steps": steps[:MAX_PLAN_STEPS], "contract": clauses(goal), "needs_user_input": [], "contingencies": [], "subtasks": []}
 
 
 def clauses(goal: Goal) -> list[dict[str, Any]]:
@@ -339,7 +340,7 @@ def clauses(goal: Goal) -> list[dict[str, Any]]:
             filled = False
             out.append({"kind": "activated", "target": ref, "action": "click" if step.do == "click" else "press", "effect": True,
                         "description": f"{_label(step)} was pressed and the page reacted"})
-    return out[:20]
+    return out[:MAX_CONTRACT_CLAUSES]
 
 
 def _ref(step: Step) -> dict[str, Any]:

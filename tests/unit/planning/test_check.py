@@ -311,3 +311,23 @@ def test_feedback_block_never_empty() -> None:
 
 def test_page_form_url_is_only_for_fixtures() -> None:
     assert form_page().url == FORM_URL
+
+
+def test_a_long_form_over_pages_the_same_label_twice_and_a_name_in_parts_pass() -> None:
+    goal = "Resident permit, company car. Name: Dr Helen Okafor. DOB 22/11/1983. Permit from 1/1/2027."
+    plan = [
+        step(0, "click", "New patient"),
+        step(1, "fill", "First name", "Helen"),
+        step(2, "fill", "Last name", "Okafor"),
+        step(3, "fill", "Day", "22"),
+        step(4, "fill", "Year", "1983"),
+        step(5, "submit", "Continue"),
+        step(6, "fill", "Day", "1"),  # another page's "Day": not the same field
+        step(7, "fill", "Year", "2027"),
+        step(8, "submit", "Continue"),
+    ]
+    check = _check(plan, goal)
+    assert check.scores["completeness"] == 1.0 and check.verdict == "PASS", check.feedback
+    assert not any("different values" in line for line in check.feedback)
+    same_page = _check([step(0, "fill", "Day", "22"), step(1, "fill", "Day", "1"), step(2, "submit", "Continue")], "Day 22")
+    assert any("different values" in line for line in same_page.feedback)

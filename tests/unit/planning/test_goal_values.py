@@ -43,3 +43,10 @@ def test_goal_values(goal: str, values: list[GoalValue]) -> None:
 )
 def test_implies_submission(goal: str, commits: bool) -> None:
     assert implies_submission(goal) is commits
+
+
+def test_a_labelled_value_ends_with_its_sentence() -> None:
+    from planning.goal_values import goal_values
+
+    values = [v.value for v in goal_values("Company car. Name: Dr Helen Okafor. DOB 22/11/1983. Price: 12.50")]
+    assert values == ["Dr Helen Okafor", "22/11/1983", "12.50"]  # a decimal point ends no sentence
