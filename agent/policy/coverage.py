@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, words
+from verification.contract.wording import RECORD_NOUNS
 
 FILLER: Final[frozenset[str]] = frozenset(
     """a an the this that these those it its to into onto in on at of for from with without by as and or
@@ -313,9 +314,27 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
         else:
             word = re.sub(r"['’]s?$", "", fold(term.text))  # "Wei's" is "Wei"
             covered = _word_covered(word, vocab) or _word_covered(word, means_words)
+        if not covered and _names_its_kind(goal, term, terms[position - 1] if position else None, missing):
+            covered = True
         if not covered and term.text not in missing:
             missing.append(term.text)
     return tuple(missing)
+
+
+def _names_its_kind(goal: str, term: Term, before: Term | None, missing: list[str]) -> bool:
+    """A record noun right after the words that name the record ("the ferry fares *post*",
+    "Ben Carter's intro *email*") says only what kind of record it is: accounted for with
+    them. After the verb that opens its part of the goal ("delete the post") it is what to
+    act on, and stays a requirement."""
+    word = fold(term.text)
+    if term.kind != "word" or (word not in RECORD_NOUNS and _stem(word) not in RECORD_NOUNS) or before is None:
+        return False
+    if before.kind != "word" or before.text in missing or fold(before.text) in RECORD_NOUNS:
+        return False
+    opening = goal[: before.start]
+    breaks = list(_PART_BREAK.finditer(opening)) + list(re.finditer(r"\band\b|\bthen\b", opening))
+    part = opening[max((b.end() for b in breaks), default=0) :]
+    return any(w not in FILLER for w in _RAW_WORD.findall(fold(part)))  # a word before it: it is not the verb
 
 
 def grounded(clause: Clause, goal: str, page_texts: Iterable[str] = ()) -> bool:

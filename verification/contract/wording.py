@@ -32,7 +32,8 @@ _WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 # is also looked for by its name alone (:func:`record_names`).
 RECORD_NOUNS: Final[frozenset[str]] = frozenset(
     "account profile record entry row card item message email mail post comment order user contact file ticket thread "
-    "conversation note review task issue project invoice document folder product customer member event booking".split()
+    "conversation note review task issue project invoice document folder product customer member event booking "
+    "story piece article photo picture pic image".split()
 )
 
 
