@@ -22,7 +22,7 @@ lexicon; nothing they say is followed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from agent.destructive import phrase_in
@@ -113,9 +113,28 @@ def confirmation_asked(target: str | None, before: Mapping[str, Any] | None, pag
         key=lambda e: (not _in_dialog(e), e in again, not _same_kind(_label(e), phrase)),
     )
     for element in ranked:
+        if _in_dialog(element) and form_to_fill([e for e in page.elements if not e.hidden and _in_dialog(e)], element):
+            continue  # "Forward" opened its compose window: a form to fill, not a question
         if _in_dialog(element) or backs or _asks_outright(_label(element), phrase):
             return element
     return None
+
+
+_FIELD_ROLES: Final = frozenset({"textbox", "searchbox"})
+
+
+def form_to_fill(controls: Sequence[PageElement], confirms: PageElement) -> bool:
+    """A dialog with an empty field and a "Send" it already allows is a form still to fill
+    (a compose window after "Forward"), not a question: the work goes on in it. A question
+    that wants something typed first is still one: its control stays disabled, or its field says
+    it confirms ("Type the repository name to confirm")."""
+    if "disabled" in confirms.states:
+        return False
+    return any(
+        (c.role in _FIELD_ROLES or (c.role == "combobox" and c.tag == "input")) and not (c.value or "").strip() and not {"disabled", "readonly"} & c.states
+        and "confirm" not in words(f"{c.name} {c.placeholder or ''}")
+        for c in controls
+    )  # fmt: skip
 
 
 def _asks_outright(label: str, phrase: str) -> bool:

@@ -103,11 +103,17 @@ def phrase_in(text: str, *, inflected: bool = False) -> str | None:
     return None
 
 
+NEGATIONS: Final = frozenset({"not", "never", "without", "no", "dont", "don", "t"})  # "don't" is read as don, t
+
+
 def asked_words(goal: str, contract: Contract | None) -> frozenset[str]:
     """The words that ask for something: the goal's, and the names the policy's contract
     gives its targets (never a model's clauses: a model cannot ask on the user's behalf)."""
     found: set[str] = set()
-    for word in _words(goal):
+    said = list(_words(goal))
+    for position, word in enumerate(said):
+        if NEGATIONS & set(said[max(0, position - 2) : position]):
+            continue  # "don't send it yet", "without deleting": asks for the opposite
         found |= _bases(word)
     if contract is not None:
         for clause in contract.clauses:

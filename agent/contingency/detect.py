@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from agent.confirmation import form_to_fill
 from agent.destructive import asked_words, destructive_phrase
 from agent.policy.lexicon import DESTRUCTIVE, DISMISS_NAMES
 from planning.contingency import TriggerKind
@@ -134,7 +135,8 @@ def goal_confirms(controls: tuple[PageElement, ...], goal: str, contract: Contra
 
 
 def classify(page: PageState, controls: tuple[PageElement, ...], in_dialog: bool, goal: str, contract: Contract | None) -> TriggerKind:
-    if in_dialog and goal_confirms(controls, goal, contract) is not None:
+    confirms = goal_confirms(controls, goal, contract) if in_dialog else None
+    if confirms is not None and not form_to_fill(controls, confirms):
         return "confirm_destructive"
     if "login" not in words(goal) and _mentions(page, _SESSION, controls, whole_page=True) and any(_name(c) in _SIGN_IN for c in controls):
         return "session_expired"

@@ -139,3 +139,28 @@ def test_a_deletion_done_at_once_leaves_the_other_rows_delete_buttons_unquestion
 def test_every_layout_of_the_bench_reads_as_expected(case: Case) -> None:
     row = run_case(case)
     assert row.ok, row
+
+
+def test_a_compose_window_is_a_form_to_fill_not_a_question() -> None:
+    from agent.confirmation import form_to_fill
+
+    def window(to: str) -> PageState:
+        return page_from_html(
+            "<div role='dialog' aria-label='Forward'><input role='combobox' aria-label='To' value='" + to + "'>"
+            "<input aria-label='Subject' value='Fwd: Logo concepts'><button>Send</button></div>"
+        )
+
+    empty, filled = window(""), window("dana@x.test")
+    send = next(e for e in empty.elements if e.name == "Send")
+    assert form_to_fill(empty.elements, send)  # a recipient to fill first: the work goes on in the window
+    assert not form_to_fill(filled.elements, send)
+    typed = page_from_html("<div role='dialog'><input aria-label='Type the repository name to confirm'><button>Delete</button></div>")
+    assert not form_to_fill(typed.elements, next(e for e in typed.elements if e.name == "Delete"))  # the question's own field
+
+
+def test_what_the_goal_says_not_to_do_is_not_asked_for() -> None:
+    from agent.destructive import asked_words
+
+    assert "send" not in asked_words("Start an email to Rachel, don't send it yet, save it as a draft", None)
+    assert "delete" not in asked_words("archive it without deleting anything", None)
+    assert "send" in asked_words("forward it to Dana and send", None)
