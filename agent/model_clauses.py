@@ -38,6 +38,7 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
     if page is not None:
         kept = _yield_unseen(kept, contract, page, [c for c, ok in zip(proposed, shown, strict=True) if ok])
     before = set(unaccounted(goal, kept, contract.means))
+    proposed = [_relinked(clause, proposed, kept) for clause in proposed]
     added = 0
     waiting: list[Clause] = []
     for position, clause in enumerate(proposed):
@@ -138,6 +139,16 @@ def _yield_unseen(kept: list[Clause], contract: Contract, page: PageState, offer
             continue
         out.remove(clause)
     return out
+
+
+def _relinked(clause: Clause, proposed: Sequence[Clause], kept: Sequence[Clause]) -> Clause:
+    """A state clause whose press was merged on an earlier page names it by its contract id
+    (the press it must hold for is in the contract already, under another id)."""
+    if clause.before is None or any(k.id == clause.before for k in kept):
+        return clause
+    press = next((p for p in proposed if p.id == clause.before), None)
+    merged = next((k for k in kept if press is not None and _same(press, k)), None)
+    return clause.model_copy(update={"before": merged.id}) if merged is not None else clause
 
 
 def _same(new: Clause, old: Clause) -> bool:

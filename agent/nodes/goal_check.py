@@ -42,6 +42,7 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
         satisfied=satisfied,
         holds=sum(1 for c in contract.clauses if contract.result(c.id).status == "holds"),
         clauses=len(contract.clauses),
+        pending=[f"{c.id}: {contract.result(c.id).detail}"[:160] for c in contract.pending()][:4],
     )
     update: dict[str, Any] = {"contract": contract, "goal_achieved": satisfied}
     # A hierarchical plan: the active sub-task read off this page (sub_task_completed); the

@@ -110,3 +110,15 @@ def test_a_date_the_goal_gives_without_its_year_grounds_the_pages_full_date() ->
     depart = _clause("m1", "field_value", "Depart", "12/20/2026")
     assert grounded(depart, goal, ["Depart"]) and "December" not in unaccounted(goal, [depart])
     assert not grounded(_clause("m1", "field_value", "Depart", "12/21/2026"), goal, ["Depart"])
+
+
+def test_a_field_proposed_again_names_the_press_merged_before_by_its_contract_id() -> None:
+    goal = "save my application for later, my email is sarah@example.com"
+    proposal = [_clause("m1", "field_value", "Email address", "sarah@example.com"), _clause("m2", "activated", "Save application", action="click", effect=True)]
+    first = _page("Save and come back later")
+    merged, _ = merge_model_clauses(Contract(goal=goal), goal, proposal, first)
+    again, _ = merge_model_clauses(merged, goal, proposal, first)  # the planner asked twice on the first page
+    later = merge_proposed(again, goal, _page("Email address", "Save application"))
+    press = next(c for c in later.clauses if c.kind == "activated")
+    field = next(c for c in later.clauses if c.kind == "field_value")
+    assert field.before == press.id
