@@ -11,7 +11,8 @@ dismissal); then the dialog is the task's when
 * none of its elements was on the page before the action (the client stamps an element's id
   once and never gives it to another, so an id seen before is the same element), the client
   ran the action — a click, or a key pressed on a control — and the dialog answers what was
-  acted on: it repeats a word of that control's name (beyond words that only close things),
+  acted on: it repeats a word of that control's name (beyond words that only close things)
+  or of the row it sat in ("Cancel standing order to Easy Saver?" after that row's "Cancel"),
   or the control now says it expanded (``aria-expanded``). A promotion a timer puts up just
   after an unrelated click shares neither, and is still closed;
 * or the action worked in it (the name typed into the confirmation the click before opened).
@@ -37,12 +38,24 @@ def task_opened(blocker: Blocker, page: PageState, last: TaskAction, *, ran: boo
     if last.metrics.get("contingency") is not None:
         return False  # what follows a dismissal came up on its own
     before = (last.before_state or {}).get("skeleton")
-    return isinstance(before, Mapping) and opened_by(blocker, page, _actions(last), before, ran=ran)
+    record = _record_of(str(last.metrics.get("target") or ""))
+    return isinstance(before, Mapping) and opened_by(blocker, page, _actions(last), before, ran=ran, record=record)
 
 
-def opened_by(blocker: Blocker, page: PageState, actions: Sequence[Action], before: Mapping[str, Any], *, ran: bool = True) -> bool:
+def _record_of(described: str) -> str:
+    """The row or item a described target sat in ("button 'Cancel' in row: Easy Saver · £200")."""
+    _, found, rest = described.partition(" in ")
+    kind, _, text = rest.partition(": ")
+    return text.rstrip("…") if found and kind in ("row", "item", "listitem", "card", "article") else ""
+
+
+def opened_by(
+    blocker: Blocker, page: PageState, actions: Sequence[Action], before: Mapping[str, Any], *, ran: bool = True, record: str = ""
+) -> bool:
     """Did ``actions``, sent on the page whose skeleton is ``before``, open the dialog
-    ``blocker`` is on ``page`` (the page after them), or work in it?"""
+    ``blocker`` is on ``page`` (the page after them), or work in it? ``record``: the text of
+    the row or item the clicked control sat in — a dialog about that record ("Cancel standing
+    order to Easy Saver?" after a row's "Cancel") answers the click too."""
     if blocker.trigger != "modal" or not blocker.in_dialog:
         return False
     seen = before.get("elements") or {}
@@ -61,7 +74,7 @@ def opened_by(blocker: Blocker, page: PageState, actions: Sequence[Action], befo
         acted = seen.get(action.target) if action.name in OPENERS and action.target is not None else None
         if not isinstance(acted, Mapping):
             continue
-        if _content(str(acted.get("text") or "")) & said or _expanded(page, action.target):
+        if (_content(str(acted.get("text") or "")) | _content(record)) & said or _expanded(page, action.target):
             return True
     return False
 

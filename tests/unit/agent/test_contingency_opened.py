@@ -93,3 +93,19 @@ def test_what_comes_up_after_a_dismissal_or_a_click_the_client_could_not_run_is_
     assert not opened(after, sent('click("12")', before, contingency=dismissal))
     assert not opened(after, sent('click("12")', before), ran=False)
 
+
+
+def test_a_dialog_about_the_record_whose_control_was_clicked_is_the_tasks() -> None:
+    """A row's "Cancel" (a word that also closes things) opens "Cancel standing order to Easy Saver?"."""
+    rows = (el("50", "button", "Cancel", container=("row: Easy Saver · £200 monthly",)), el("51", "button", "Cancel", container=("row: J. Okafor · £850 monthly",)))
+    question = ("dialog: Cancel standing order to Easy Saver?",)
+    dialog = (el("60", "button", "Yes, cancel it", container=question), el("61", "button", "Keep it", container=question))
+    before = page(*rows)
+    after = page(*(el(e.id, e.role, e.name, occluded=True, container=e.container) for e in rows), *dialog)
+    last = sent('click("50")', before)
+    last.metrics["target"] = "button 'Cancel' in row: Easy Saver · £200 monthly"
+    blocker = detect_blocker(after, "stop the £200 savings standing order")
+    assert blocker is not None and task_opened(blocker, after, last, ran=True)
+    other = sent('click("51")', before)
+    other.metrics["target"] = "button 'Cancel' in row: J. Okafor · £850 monthly"
+    assert not task_opened(blocker, after, other, ran=True)  # a dialog about another record
