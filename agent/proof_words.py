@@ -23,9 +23,9 @@ from storage import TaskAction
 from verification import MESSAGE_APPEARED, Contract
 
 # describe_element(): "button 'Save' in row: Hannah Cole · Member" — the containers that name
-# one record, even when their text was cut; a card or form only when it was short enough to be
-# whole (a cut one may be a wrapper around many records). A section names a part of a page.
-_CONTAINER: Final = re.compile(r" in (row|dialog|alertdialog|listitem|item|article|card|form): (.+)$")
+# one record, even when their text was cut; a card, form or section only when it was short
+# enough to be whole (its heading: "section: Spring menu"; a cut one may wrap many records).
+_CONTAINER: Final = re.compile(r" in (row|dialog|alertdialog|listitem|item|article|card|form|section): (.+)$")
 _ONE_RECORD: Final = frozenset({"row", "dialog", "alertdialog", "listitem", "item"})
 # verification.diff: "New message/alert appeared: 'Payment sent.' (status)".
 _NAMED: Final = re.compile(r"^[a-z]+ (['\"])(.+?)\1(?: in |$)")  # "link 'Ferry fares rise' in row: …"

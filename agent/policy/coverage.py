@@ -178,8 +178,8 @@ def clause_words(clause: Clause) -> frozenset[str]:
     out |= _VERBS.get(key or "", frozenset())
     if clause.kind in ("field_value", "choice"):
         out |= _VERBS[clause.kind]
-    if clause.kind in ("field_value", "choice", "control"):
-        out |= CHANGE_VERBS
+    if clause.kind in ("field_value", "choice", "control") or (clause.kind == "activated" and clause.effect):
+        out |= CHANGE_VERBS  # a press with an effect changes something too ("make the menu public")
     target = clause.target
     if clause.kind == "activated" and clause.effect and target is not None and _commit_label(target.name):
         out |= SUBMIT_VERBS

@@ -1,7 +1,7 @@
 """A dialog the task's own click opens is the task's, on a real page through the real server
 with a correct (fake) model: "Publish" opens its "Publish now?", "Delete draft" its type-the-
 name confirmation, and no contingency closes either — the site logs the published and the
-deleted draft. A newsletter a timer brings up right after an unrelated click ("Edit") is
+deleted draft, and Stepwise proves each from the page (completed). A newsletter a timer brings up right after an unrelated click ("Edit") is
 still closed by the contingency, and nothing is subscribed (tests/e2e/gym_dialogs)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from client.local_server import LocalServer, local_server
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="session")]
 
 SITE = load_site(Path(__file__).parent / "gym_dialogs")
-DONE = ("success", "missed_completion")  # the site logged exactly the goal's events (how the run ends is not this test's)
+DONE = ("success",)  # the site logged exactly the goal's events and Stepwise proved it
 
 
 @pytest.fixture(scope="module")

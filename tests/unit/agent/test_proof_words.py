@@ -34,9 +34,9 @@ def test_the_row_or_dialog_the_control_sat_in_accounts_for_it() -> None:
     assert account_by_proof(contract, GOAL).unaccounted == ()
 
 
-def test_a_cut_card_or_a_section_names_many_records_and_accounts_for_nothing() -> None:
+def test_a_cut_card_or_section_may_wrap_many_records_and_accounts_for_nothing() -> None:
     for element in ("button 'Yes, cancel it' in card: Payees Greenfield Nursery standing order British Gas Rent…",
-                    "button 'Yes, cancel it' in section: Greenfield Nursery standing order"):
+                    "button 'Yes, cancel it' in section: Payees Greenfield Nursery standing order British Gas…"):
         contract = _contract("New element appeared: button 'Undo' (id '9')", element)
         assert proof_texts(contract) == ("Yes, cancel it",) and account_by_proof(contract, GOAL) == contract
 
