@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, words
+from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, parse_time, words
 from verification.contract.wording import RECORD_NOUNS
 
 FILLER: Final[frozenset[str]] = frozenset(
@@ -27,7 +27,8 @@ FILLER: Final[frozenset[str]] = frozenset(
     then than after afterwards next also please kindly now just only then when done finished you your
     is are be been being was were will would should can could do does so there here below above
     again all any some one each every both my our me i we us via using use up down
-    he him his she her hers they them their theirs""".split()
+    he him his she her hers they them their theirs
+    that's thats it's what's whats there's here's you're we're they're i'm i've we've you've i'd""".split()
 )
 # The pronouns above name what the rest of the goal names ("make her a viewer"): no content.
 # "up"/"down" above are only filler when no scroll clause claims them (scroll is checked first).
@@ -279,6 +280,14 @@ def respelled_values(goal: str, clauses: Sequence[Clause]) -> list[tuple[int, in
     if not values:
         return []
     spans = [(m.start(), m.end()) for m in _NUMBER.finditer(goal) if re.search(r"\d", m.group()) and any(same_number(v, m.group()) for v in values)]
+    times = {t for v in values if (t := parse_time(v)) is not None}
+    if times:  # "6 pm" held as 18:00
+        tokens = list(_WORD_SPAN.finditer(goal))
+        for i in range(len(tokens)):
+            for j in range(min(len(tokens), i + 3) - 1, i - 1, -1):
+                if parse_time(goal[tokens[i].start() : tokens[j].end()]) in times:
+                    spans.append((tokens[i].start(), tokens[j].end()))
+                    break
     dates = {d for v in values for d in (*date_readings(v), parse_date(v)) if d is not None}  # 01/12/2026 may be either
     if dates:
         days = {(d.month, d.day) for d in dates}  # "20 December": the goal leaves the year to the page

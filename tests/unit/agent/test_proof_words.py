@@ -108,3 +108,9 @@ ARCHIVE = Clause(id="c1", kind="activated", description="Archive", target=Elemen
 )
 def test_a_record_noun_is_accounted_for_with_the_words_that_name_the_record(goal: str, shown: list[str], left: tuple[str, ...]) -> None:
     assert unaccounted(goal, [ARCHIVE], shown) == left
+
+
+def test_a_time_in_another_spelling_and_a_contraction_ask_for_nothing_more() -> None:
+    time = Clause(id="c1", kind="field_value", description="Time holds 18:00", target=ElementRef(name="Time"), value="18:00")
+    assert unaccounted("Move it to 6 pm, that's when we open", [time]) == ("open",)
+    assert unaccounted("Move it to 6:30 pm", [time]) == ("6", "30", "pm")  # another time is not this one
