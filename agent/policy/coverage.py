@@ -7,9 +7,9 @@ The same rule judges the policy's contract and a model's: what no clause account
 also be **grounded** in the goal: its names and values come from the goal's own words,
 never invented.
 
-The lexicon below is data: the words that express a clause (its verbs, the element kinds,
-ordinals, the words of a row or section reference) and the function words that carry no
-content of their own.
+The lexicon is data (:mod:`agent.policy.coverage_lexicon`): the words that express a clause
+(its verbs, the element kinds, ordinals, the words of a row or section reference) and the
+function words that carry no content of their own.
 """
 
 from __future__ import annotations
@@ -19,89 +19,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from agent.policy.coverage_lexicon import (
+    CHANGE_VERBS,
+    CONTAINER_NOUNS,
+    ELEMENT_NOUNS,
+    FILLER,
+    FIRST_PERSON,
+    NAME_MARKERS,
+    ORDINAL_WORDS,
+    REQUEST_WORDS,
+    ROLE_NOUNS,
+    SAME_INTENT,
+    SUBMIT_VERBS,
+    VERBS,
+)
 from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, parse_time, words
 from verification.contract.wording import RECORD_NOUNS
 
-FILLER: Final[frozenset[str]] = frozenset(
-    """a an the this that these those it its to into onto in on at of for from with without by as and or
-    then than after afterwards next also please kindly now just only then when done finished you your
-    is are be been being was were will would should can could do does so there here below above
-    again all any some one each every both my our me i we us via using use up down
-    he him his she her hers they them their theirs
-    that's thats it's what's whats there's here's you're we're they're i'm i've we've you've i'd""".split()
-)
-# The pronouns above name what the rest of the goal names ("make her a viewer"): no content.
-# "up"/"down" above are only filler when no scroll clause claims them (scroll is checked first).
-_VERBS: Final[dict[str, frozenset[str]]] = {
-    "click": frozenset(
-        "click clicking tap tapping press pressing hit push select selecting choose choosing pick open "
-        "activate follow find locate focus".split()
-    ),
-    "type": frozenset("type typing enter entering input write put fill set".split()),
-    "select": frozenset("select choose pick set".split()),
-    "press": frozenset("press hit key".split()),
-    "hover": frozenset("hover mouse over".split()),
-    "navigate": frozenset("go navigate open visit load browse".split()),
-    "back": frozenset("go back navigate return previous".split()),
-    "scroll": frozenset("scroll up down all way to top bottom very end beginning start of page".split()),
-    "scrolled-top": frozenset("scroll up all way to top very beginning start of text page content contents list it".split()),
-    "scrolled-bottom": frozenset("scroll down all way to bottom very end of text page content contents list it".split()),
-    "checked": frozenset("check tick select choose pick mark enable turn switch on activate".split()),
-    "unchecked": frozenset("uncheck untick deselect unselect clear disable turn switch off deactivate".split()),
-    "expanded": frozenset("expand open show unfold".split()),
-    "collapsed": frozenset("collapse close hide fold".split()),
-    "field_value": frozenset("type enter input write put fill set change update replace correct edit".split()),
-    "choice": frozenset("select choose pick set".split()),
-    "shown": frozenset("show shows shown display displayed see".split()),
-    "message": frozenset("see show message confirmation".split()),
-    "url": frozenset("go navigate open visit load browse page".split()),
-    "presence": frozenset("see show appear appears disappear disappears".split()),
-}
-# Any change of state is asked for with these, whatever the control ("make Hannah an admin",
-# "move Zoe to Support", "switch the inbox to compact").
-CHANGE_VERBS: Final[frozenset[str]] = frozenset("make change update set move switch turn put".split())
-# A press that commits a form is what these ask for ("send £25 to Priya" ends on "Confirm payment").
-SUBMIT_VERBS: Final[frozenset[str]] = frozenset("send submit save apply confirm".split())
-# Words a person uses for the same intent, whichever the page's control says ("remove the
-# Winter menu" is done with "Delete permanently"). Data: one group per intent.
-SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
-    frozenset("delete remove trash discard erase".split()),
-    frozenset("buy purchase order".split()),
-    frozenset("find search look".split()),
-    frozenset("publish public".split()),  # "make the Spring menu public"
-)
-ROLE_NOUNS: Final[dict[str, frozenset[str]]] = {
-    "button": frozenset("button buttons btn".split()),
-    "link": frozenset("link links hyperlink".split()),
-    "textbox": frozenset("field fields textbox textboxes text box boxes input inputs textarea area".split()),
-    "checkbox": frozenset("checkbox checkboxes check box boxes".split()),
-    "radio": frozenset("radio radios option options button buttons".split()),
-    "switch": frozenset("switch toggle".split()),
-    "combobox": frozenset("dropdown drop down list select menu combobox".split()),
-    "option": frozenset("option options item".split()),
-    "tab": frozenset("tab tabs".split()),
-    "menuitem": frozenset("menu item entry".split()),
-    "treeitem": frozenset("item node folder file".split()),
-    "slider": frozenset("slider range".split()),
-    "spinbutton": frozenset("spinner spin box spinbox stepper number".split()),
-}
-# Nouns that say what kind of thing an element is, whatever its role.
-ELEMENT_NOUNS: Final[frozenset[str]] = frozenset(
-    "element control item entry icon widget option folder file node tile label".split()
-)
-CONTAINER_NOUNS: Final[frozenset[str]] = frozenset(
-    "row line entry record card item tile section panel dialog modal popup window sidebar form table list box named called "
-    "labelled labeled titled".split()
-)
-ORDINAL_WORDS: Final[frozenset[str]] = frozenset("first second third fourth fifth last".split())
-# Words that introduce an element's name: "the item labeled Save", "the file named Briana".
-NAME_MARKERS: Final[frozenset[str]] = frozenset("named called labelled labeled titled name label text says reading".split())
-# A part of the goal that only tells why ("I got married!", ", we don't need it anymore") starts
-# with the user as its subject and asks for nothing: no request word, no value.
-FIRST_PERSON: Final[frozenset[str]] = frozenset("i i'm im i've ive i'd we we're we've we'd".split())
-REQUEST_WORDS: Final[frozenset[str]] = frozenset(
-    "want wants wanted need needs needed would like wish must should have has please can could let".split()
-)
 _PART_BREAK: Final = re.compile(r"[.!?;]+(?:\s+|$)|,\s+|\s+[-–—]\s+")
 _VALUE_MARK: Final = re.compile(r"[0-9\"“”@$€£]|(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])")  # a digit, a quote (not an apostrophe), a currency
 _RAW_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
@@ -176,9 +110,9 @@ def clause_words(clause: Clause) -> frozenset[str]:
     container and ordinal, and its value."""
     out: set[str] = set()
     key = clause.state if clause.kind == "control" else (clause.action if clause.kind == "activated" else clause.kind)
-    out |= _VERBS.get(key or "", frozenset())
+    out |= VERBS.get(key or "", frozenset())
     if clause.kind in ("field_value", "choice"):
-        out |= _VERBS[clause.kind]
+        out |= VERBS[clause.kind]
     if clause.kind in ("field_value", "choice", "control") or (clause.kind == "activated" and clause.effect):
         out |= CHANGE_VERBS  # a press with an effect changes something too ("make the menu public")
     target = clause.target
@@ -229,7 +163,7 @@ def _word_covered(word: str, vocab: frozenset[str]) -> bool:
 
 
 _MIN_ABBREVIATION: Final = 3
-_ACTION_WORDS: Final = frozenset().union(*_VERBS.values(), CHANGE_VERBS, SUBMIT_VERBS, COMMIT_WORDS)  # never cut short
+_ACTION_WORDS: Final = frozenset().union(*VERBS.values(), CHANGE_VERBS, SUBMIT_VERBS, COMMIT_WORDS)  # never cut short
 
 
 def _symbol_covered(symbol: str, clauses: Sequence[Clause]) -> bool:

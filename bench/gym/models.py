@@ -29,8 +29,10 @@ from typing import Any, Final
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from bench.gym.oracle_plan import from_user as _from_user
+from bench.gym.oracle_plan import label as _label
+from bench.gym.oracle_plan import MARK, plan_answer
 from bench.gym.spec import Goal, Site, Step
-from planning.model_planner import MAX_CONTRACT_CLAUSES, MAX_PLAN_STEPS
 from bench.gym.steps import StepNotFound, locate
 from bench.lying_model import _SCHEMA_KEYS, LyingGemini, answer_kind, generate_content_body
 from bench.schema_instance import lying_instance
@@ -38,16 +40,9 @@ from bench.subtask_model import blocks_of
 
 RESOLVE_TIMEOUT_S: Final = 15.0
 LOOK_S: Final = 0.5  # the model looks at the page it is shown: an element is there or not
-MARK: Final = re.compile(r"\(step (\d+) of the solution\)")
 _ELEMENT_LINE: Final = re.compile(r'^- \[("(?:[^"\\]|\\.)*"|[^\]\s]+)\] (\S+) ("(?:[^"\\]|\\.)*")', re.M)
 _STEP_INDEX: Final = re.compile(r"^index: (\d+)$", re.M)
 _DESCRIPTION: Final = re.compile(r"^description: (.*)$", re.M)
-_CONTAINER_KINDS: Final = {"row": "row", "dialog": "dialog", "alertdialog": "dialog", "listitem": "item", "article": "card",
-                           "region": "section", "group": "section", "form": "form", "tabpanel": "section"}
-_REF_ROLES: Final = frozenset({"button", "link", "textbox", "checkbox", "radio", "switch", "combobox", "option", "tab",
-                               "menuitem", "treeitem", "slider", "spinbutton"})
-_KINDS: Final = {"fill": "fill", "type": "fill", "select": "select", "check": "check", "uncheck": "uncheck", "press": "press",
-                 "hover": "hover", "upload": "other", "click": "click"}
 FIELD_VALUE: Final = """el => {
   if (el.tagName === 'SELECT') return el.selectedOptions.length ? el.selectedOptions[0].textContent + ' ' + el.value : '';
   if ('value' in el) return String(el.value);
@@ -297,77 +292,6 @@ def _key(goal_text: str) -> str:
     return " ".join(goal_text.split()).casefold()
 
 
-# -- the plan a careful person writes ---------------------------------------------------------
-def plan_answer(goal: Goal) -> dict[str, Any]:
-    steps = [
-        {
-            "description": f"{_describe(step)} (step {i} of the solution)",
-            "kind": "submit" if i == len(goal.steps) - 1 and step.do in ("click", "press") else _KINDS[step.do],
-            "target": _label(step),
-            "value": step.key if step.do == "press" else None if _from_user(step.value or "", goal) else step.value,
-            "success_criterion": "The page shows the step's effect.",
-        }
-        for i, step in enumerate(goal.steps)
-    ]
-    return {"steps": steps[:MAX_PLAN_STEPS], "contract": clauses(goal), "needs_user_input": [], "contingencies": [], "subtasks": []}
-
-
-def clauses(goal: Goal) -> list[dict[str, Any]]:
-    """What proves the goal done, as a careful person writes it: each value the solution
-    types or chooses and each box it sets, the control pressed after them (which submits
-    them), and the final control it presses (which commits)."""
-    out: list[dict[str, Any]] = []
-    filled = False
-    for i, step in enumerate(goal.steps):
-        ref = _ref(step)
-        picked = i + 1 < len(goal.steps) and goal.steps[i + 1].role == "option"
-        if step.do in ("fill", "type") and picked:
-            continue  # typed to find an option: the option picked is the requirement, not the text typed
-        if step.do == "click" and step.role == "option" and i > 0 and goal.steps[i - 1].do in ("fill", "type"):
-            out.append({"kind": "activated", "target": ref, "action": "click", "effect": True, "description": f"{_label(step)} was picked"})
-            filled = True
-        elif step.do in ("fill", "type") and not _from_user(step.value or "", goal):
-            out.append({"kind": "field_value", "target": ref, "value": step.value, "description": f"{_label(step)} holds {step.value}"})
-            filled = True
-        elif step.do == "select":
-            out.append({"kind": "choice", "target": ref, "value": step.value, "description": f"{_label(step)} is {step.value}"})
-            filled = True
-        elif step.do in ("check", "uncheck"):
-            state = "checked" if step.do == "check" else "unchecked"
-            out.append({"kind": "control", "target": ref, "state": state, "description": f"{_label(step)} is {state}"})
-            filled = True
-        elif step.do in ("click", "press") and ((filled and step.role not in ("option", "radio", "tab", "link")) or i == len(goal.steps) - 1):
-            filled = False
-            out.append({"kind": "activated", "target": ref, "action": "click" if step.do == "click" else "press", "effect": True,
-                        "description": f"{_label(step)} was pressed and the page reacted"})
-    return out[:MAX_CONTRACT_CLAUSES]
-
-
-def _ref(step: Step) -> dict[str, Any]:
-    ref: dict[str, Any] = {"name": _label(step)[:200]}
-    if step.role in _REF_ROLES:
-        ref["role"] = step.role
-    if step.within is not None:
-        ref["container"] = step.within.text[:200]
-        ref["container_kind"] = _CONTAINER_KINDS.get(step.within.role)
-    return ref
-
-
-def _label(step: Step) -> str:
-    return step.name or step.label or ""
-
-
-def _describe(step: Step) -> str:
-    verb = {"fill": "Type", "type": "Type", "select": "Choose", "check": "Tick", "uncheck": "Untick", "press": "Press",
-            "click": "Click", "hover": "Point at", "upload": "Upload"}[step.do]
-    what = f"{verb} {_label(step)!r}"
-    if step.do in ("fill", "type", "select") and step.value is not None:
-        what = f"{verb} {step.value!r} in {_label(step)!r}"
-    if step.within is not None:
-        what += f" in the {step.within.role} of {step.within.text!r}"
-    return what
-
-
 # -- reading the prompt ---------------------------------------------------------------------------
 def _solution_index(current: str, goal: Goal) -> int | None:
     if not current or current.startswith("none"):
@@ -403,11 +327,6 @@ def _look_alike(elements: str, element: str) -> str | None:
     role = rows[where][1]
     others = sorted((abs(i - where), eid) for i, (eid, r) in enumerate(rows) if r == role and eid != element)
     return others[0][1] if others else None
-
-
-def _from_user(value: str, goal: Goal) -> bool:
-    """A value only the user knows (a one-time code): the goal's answers hold it, its text does not."""
-    return value in goal.answers.values() and value.casefold() not in goal.text.casefold()
 
 
 def _grammar(step: Step, element: str, checked: bool | None) -> str | None:

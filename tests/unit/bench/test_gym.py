@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench.gym.events import shows_any, shows_exactly
-from bench.gym.models import MARK, clauses, plan_answer
+from bench.gym.oracle_plan import MARK, clauses, plan_answer
 from bench.gym.run import answer_for, judge
 from bench.gym.spec import Goal, SiteFormatError, Step, Within, load_site
 
