@@ -62,6 +62,7 @@ from agent.policy.lexicon import (
     USER_WORDS,
 )
 from agent.policy.text import fold
+from verification.contract import parse_date, parse_month_day
 from agent.policy.frame_parts import Frame
 from agent.policy.frame_parts import original as _original
 from agent.policy.frame_parts import step as _step
@@ -156,16 +157,36 @@ def _search(raw: str, folded: str) -> Frame | None:
     if (scope := _SEARCH_SCOPE.match(folded, rest_at, end)) is not None:
         rest_at = scope.end()  # "search my mail for shipping delay": where, then what
         means.append(scope.group("place"))
-    query = _unquote(_original(raw, folded, rest_at, end))
+    said = _original(raw, folded, rest_at, end)
+    query = _unquote(said)
     if _NARROWED.search(f" {query}") and not re.match(r"^[\"“']", query.strip()) and not re.search(r"[\"“]", raw[rest_at:]):
         return None  # a search narrowed to a part of the site is more than this frame
     if not query or fold(query).startswith(("the ", "a ", "an ")) and '"' not in raw:
         return None  # "look for the Save button" is a find, not a search
+    if query == said.strip() and _form_values(query):  # a quoted query is typed as given
+        return None  # "flights from Boston to Denver on March 3": a form's values, not words to type
     steps = [
         _step("fill", f"Enter {query!r} in the search field", target="search field", value=query, criterion=f"the search field holds {query!r}"),
         _step("press", "Run the search", target="search field", value="Enter", criterion="the results are shown"),
     ]
     return Frame(steps, tuple(means))
+
+
+_FROM_TO: Final = re.compile(r"\bfrom\s+\S.*\s+to\s+\S")
+_MAX_QUERY_WORDS: Final = 8
+
+
+def _form_values(query: str) -> bool:
+    """A search reads what to look for; a query that says where from and where to, when, or
+    runs on like a sentence gives the values of a form ("flights from Chicago to Miami on 20
+    December for 4"), which typed whole into a search box would find nothing asked for."""
+    folded = fold(query)
+    dated = any(parse_month_day(" ".join(w)) or parse_date(" ".join(w)) for w in _windows(folded.split(), 3))
+    return bool(_FROM_TO.search(folded)) or dated or len(folded.split()) > _MAX_QUERY_WORDS
+
+
+def _windows(said: list[str], size: int) -> list[list[str]]:
+    return [said[i : i + n] for n in range(1, size + 1) for i in range(len(said) - n + 1)]
 
 
 def _commit(raw: str, folded: str) -> Frame | None:

@@ -54,6 +54,24 @@ def test_search_phrasings_fill_the_search_field_and_run_it(goal: str, query: str
     assert steps == [("fill", "search field", query), ("press", "search field", "Enter")] and missing == ()
 
 
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "search flights from Boston to Denver on March 3",  # where from, where to, when: a form's values
+        "look for a hotel room on 12/20/2026",
+        "search for a cheap nonstop flight for two adults leaving early in the morning please",  # a sentence, not a query
+    ],
+)
+def test_a_form_s_values_are_not_read_as_words_to_type_into_a_search_box(goal: str) -> None:
+    steps, _missing = _read(goal)
+    assert steps == []
+
+
+def test_a_quoted_query_is_typed_as_given() -> None:
+    steps, missing = _read("Search for 'from here to eternity'")
+    assert steps == [("fill", "search field", "from here to eternity"), ("press", "search field", "Enter")] and missing == ()
+
+
 def test_a_search_in_a_named_part_of_the_site_is_not_read_as_a_plain_search() -> None:
     _steps, missing = _read("Search for laptop in the Books section")
     assert "Books" in missing or "section" in missing
