@@ -34,6 +34,7 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
     page_texts = page_vocabulary(page) if page is not None else ()
     proposed = _linked(proposed)
     shown = [grounded(clause, goal, page_texts) for clause in proposed]
+    shown = _own_commits(proposed, shown, page_texts)
     kept = list(contract.clauses)
     if page is not None:
         kept = _yield_unseen(kept, contract, page, [c for c, ok in zip(proposed, shown, strict=True) if ok])
@@ -42,6 +43,8 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
     added = 0
     waiting: list[Clause] = []
     for position, clause in enumerate(proposed):
+        if clause.kind in STATE_KINDS and clause.before and not any(c.id == clause.before for c in (*kept, *proposed)):
+            continue  # the press it must hold for was never accepted: nothing would prove it submitted
         commit = next((i for i in range(position + 1, len(proposed)) if _commits(proposed[i])), None)
         if clause.kind in STATE_KINDS and commit is not None and not shown[commit] and page is not None:
             waiting.append(clause)  # a precondition of a press this page does not show: they are merged together
@@ -49,6 +52,8 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
         if not shown[position]:
             if page is not None and clause.kind in LATE_KINDS and grounded(clause, goal, (*page_texts, *_clause_texts(clause))):
                 waiting.append(clause)  # grounded in its own words only: wait for a page that shows them
+            elif page is not None and _commits(clause) and any(w.before == clause.id for w in waiting):
+                waiting.append(clause)  # the press the waiting fields must hold for: it waits with them
             continue
         if any(_same(clause, k) for k in kept):
             continue  # already bound (a proposal merged on an earlier page)
@@ -83,6 +88,20 @@ def merge_proposed(contract: Contract, goal: str, page: PageState) -> Contract:
         return contract
     merged, _missing = merge_model_clauses(contract.model_copy(update={"proposed": ()}), goal, contract.proposed, page)
     return merged
+
+
+def _own_commits(proposed: Sequence[Clause], shown: list[bool], page_texts: Sequence[str]) -> list[bool]:
+    """A press this page shows, that the proposal's grounded fields must hold for, is the
+    form's own way to commit whatever its label ("Schedule" after "Publish on" and "Time"):
+    grounded with them."""
+    labels = {fold(t) for t in page_texts}
+    out = list(shown)
+    for position, clause in enumerate(proposed):
+        if out[position] or not _commits(clause) or clause.target is None or fold(clause.target.name) not in labels:
+            continue
+        fields = [i for i, p in enumerate(proposed) if p.kind in STATE_KINDS and p.before == clause.id]
+        out[position] = bool(fields) and all(shown[i] for i in fields)
+    return out
 
 
 def _linked(proposed: Sequence[Clause]) -> list[Clause]:

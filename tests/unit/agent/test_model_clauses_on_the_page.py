@@ -122,3 +122,18 @@ def test_a_field_proposed_again_names_the_press_merged_before_by_its_contract_id
     press = next(c for c in later.clauses if c.kind == "activated")
     field = next(c for c in later.clauses if c.kind == "field_value")
     assert field.before == press.id
+
+
+def test_fields_whose_press_was_never_accepted_are_not_merged_alone() -> None:
+    """A false completion found by the gym: the date and time typed, the dialog's "Schedule"
+    never pressed, and the fields alone held — "completed"."""
+    goal = "move the Salt House review to 12/2/2026 at 6:30 pm"
+    proposal = [_clause("m1", "field_value", "Publish on", "12/2/2026"), _clause("m2", "field_value", "Time", "6:30 pm"),
+                _clause("m3", "activated", "Schedule", action="click", effect=True)]
+    merged, _ = merge_model_clauses(Contract(goal=goal), goal, proposal, _page("Posts", "Review: The Salt House reopens"))
+    assert not merged.clauses and [c.id for c in merged.proposed] == ["m1", "m2", "m3"]  # the press waits with its fields
+    later = merge_proposed(merged, goal, _page("Publish on", "Time", "Schedule"))
+    press = next(c for c in later.clauses if c.kind == "activated")
+    assert {c.before for c in later.clauses if c.kind == "field_value"} == {press.id}  # the form's own commit, whatever its label
+    orphans = Contract(goal=goal, proposed=(proposal[0].model_copy(update={"before": "m9"}),))
+    assert not merge_proposed(orphans, goal, _page("Publish on", "Time", "Schedule")).clauses  # its press is gone: never merged alone
