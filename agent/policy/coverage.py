@@ -33,6 +33,7 @@ from agent.policy.coverage_lexicon import (
     SUBMIT_VERBS,
     VERBS,
 )
+from agent.policy.text import QUOTED, quoted_text
 from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, parse_time, words
 from verification.contract.wording import RECORD_NOUNS
 
@@ -41,7 +42,6 @@ _VALUE_MARK: Final = re.compile(r"[0-9\"“”@$€£]|(?<![A-Za-z])['‘’]|['
 _RAW_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 _ORDINAL: Final = re.compile(r"^\d+(?:st|nd|rd|th)$")
 
-_QUOTED: Final = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
 _URL: Final = re.compile(r"\b[a-z][a-z0-9+.-]*:[^\s\"'<>]+", re.IGNORECASE)
 _EMAIL: Final = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _DATE: Final = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b")
@@ -63,11 +63,11 @@ def goal_terms(goal: str) -> list[Term]:
     """Quoted values, addresses, dates, then every remaining word that is not filler."""
     terms: list[Term] = []
     taken: list[tuple[int, int]] = []
-    for pattern, kind in ((_QUOTED, "quoted"), (_URL, "url"), (_EMAIL, "email"), (_DATE, "date")):
+    for pattern, kind in ((QUOTED, "quoted"), (_URL, "url"), (_EMAIL, "email"), (_DATE, "date")):
         for match in pattern.finditer(goal):
             if any(match.start() < end and start < match.end() for start, end in taken):
                 continue
-            text = next((g for g in match.groups() if g is not None), None) if kind == "quoted" else match.group(0)
+            text = quoted_text(match) if kind == "quoted" else match.group(0)
             if text and text.strip():
                 taken.append((match.start(), match.end()))
                 terms.append(Term(text.strip().rstrip(".,;"), kind, match.start()))  # type: ignore[arg-type]

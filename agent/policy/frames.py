@@ -61,7 +61,7 @@ from agent.policy.lexicon import (
     TOGGLE_VERBS,
     USER_WORDS,
 )
-from agent.policy.text import fold
+from agent.policy.text import QUOTED, fold, quoted_text
 from verification.contract import parse_date, parse_month_day
 from agent.policy.frame_parts import Frame
 from agent.policy.frame_parts import original as _original
@@ -159,12 +159,16 @@ def _search(raw: str, folded: str) -> Frame | None:
         means.append(scope.group("place"))
     said = _original(raw, folded, rest_at, end)
     query = _unquote(said)
-    if _NARROWED.search(f" {query}") and not re.match(r"^[\"“']", query.strip()) and not re.search(r"[\"“]", raw[rest_at:]):
+    if (lead := QUOTED.match(said.strip())) is not None and lead.end() < len(said.strip()):
+        # 'search for "pet fees" in the help articles': the quotes say what to type; where to
+        # type it is more than this frame can check, so the rest stays unaccounted.
+        query = quoted_text(lead)
+    elif _NARROWED.search(f" {query}") and not re.match(r"^[\"“']", query.strip()):
         return None  # a search narrowed to a part of the site is more than this frame
     if not query or fold(query).startswith(("the ", "a ", "an ")) and '"' not in raw:
         return None  # "look for the Save button" is a find, not a search
-    if query == said.strip() and _form_values(query):  # a quoted query is typed as given
-        return None  # "flights from Boston to Denver on March 3": a form's values, not words to type
+    if query == said.strip() and _not_a_query(query):  # a quoted query is typed as given
+        return None
     steps = [
         _step("fill", f"Enter {query!r} in the search field", target="search field", value=query, criterion=f"the search field holds {query!r}"),
         _step("press", "Run the search", target="search field", value="Enter", criterion="the results are shown"),
@@ -174,15 +178,18 @@ def _search(raw: str, folded: str) -> Frame | None:
 
 _FROM_TO: Final = re.compile(r"\bfrom\s+\S.*\s+to\s+\S")
 _MAX_QUERY_WORDS: Final = 8
+_RELATIVE: Final = re.compile(r"\s(?:that|which|who|whose|where)\s")
 
 
-def _form_values(query: str) -> bool:
-    """A search reads what to look for; a query that says where from and where to, when, or
-    runs on like a sentence gives the values of a form ("flights from Chicago to Miami on 20
-    December for 4"), which typed whole into a search box would find nothing asked for."""
+def _not_a_query(query: str) -> bool:
+    """A search reads the words a person would type into the box. Words that say where from
+    and where to, when, or run on like a sentence are a form's values ("flights from Chicago
+    to Miami on 20 December for 4"); a relative clause describes what to find ("mail from Dana
+    that has attachments") rather than words to type. Typed whole, either finds nothing asked for."""
     folded = fold(query)
     dated = any(parse_month_day(" ".join(w)) or parse_date(" ".join(w)) for w in _windows(folded.split(), 3))
-    return bool(_FROM_TO.search(folded)) or dated or len(folded.split()) > _MAX_QUERY_WORDS
+    described = _RELATIVE.search(folded) is not None
+    return bool(_FROM_TO.search(folded)) or dated or described or len(folded.split()) > _MAX_QUERY_WORDS
 
 
 def _windows(said: list[str], size: int) -> list[list[str]]:

@@ -11,6 +11,7 @@ import re
 from typing import Final
 
 from agent.policy.lexicon import ATTRIBUTE_NOUNS
+from agent.policy.text import QUOTED, quoted_text
 from verification.contract import ValueSource, fold
 
 # A value that points at something instead of giving it: Stepwise cannot type "that".
@@ -27,7 +28,6 @@ _SHOWN: Final = re.compile(
     r"(?:text|word|words|sentence|phrase|value|number|code|string|letters?|characters?|digits?|message)"
     r"(?:\s+(?:below|above|shown|here|displayed|given|provided|on (?:the )?(?:page|screen|right|left)))*$"
 )
-_QUOTED_VALUE: Final = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
 
 
 def placeholder(value: str | None, goal: str = "") -> bool:
@@ -66,9 +66,9 @@ def table_cell(value: str | None, goal: str) -> ValueSource | None:
 def quoted_in(value: str, goal: str) -> bool:
     """Whether the goal quotes exactly ``value``."""
     wanted = fold(value)
-    return any(fold(next(g for g in m.groups() if g is not None)) == wanted for m in _QUOTED_VALUE.finditer(goal))
+    return any(fold(quoted_text(m)) == wanted for m in QUOTED.finditer(goal))
 
 
 def quoted_values(goal: str) -> list[str]:
     """The goal's quoted words, in order."""
-    return [next(g for g in m.groups() if g is not None) for m in _QUOTED_VALUE.finditer(goal)]
+    return [quoted_text(m) for m in QUOTED.finditer(goal)]

@@ -16,6 +16,7 @@ from typing import Final
 
 from agent.policy.goal import RoleHint, parse_target
 from agent.policy.lexicon import CONTROL_NOUNS, MESSAGE_NOUNS, RECORD_NOUNS
+from agent.policy.text import QUOTED, quoted_text
 from planning import PlanStep
 from verification.contract import ContainerKind, ElementRef, RefRole, fold, words
 
@@ -60,7 +61,6 @@ QUALIFIERS: Final[frozenset[str]] = frozenset(
     correct right wrong answer that it this them those these""".split()
 )
 _WHEN_DONE: Final = re.compile(r"\s+(?:when|once|after)\s+(?:you(?:'re| are)\s+)?(?:done|finished|ready)\b.*$")
-_QUOTED: Final = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,8 @@ def read_ref(phrase: str, *, commit: bool = False) -> ReadRef:
     raw = _WHEN_DONE.sub("", phrase.strip().rstrip(".!"))
     if (kind_only := _kind_only(fold(raw))) is not None:
         return ReadRef(kind_only)
-    quoted = _QUOTED.search(raw)
-    exact = next((g for g in quoted.groups() if g is not None), None) if quoted else None
+    quoted = QUOTED.search(raw)
+    exact = quoted_text(quoted) if quoted else None
     folded = fold(raw)
     head, container, kind, either = folded, None, None, False
     record = _RECORD_CONTROL.match(folded)

@@ -9,6 +9,13 @@ from functools import lru_cache
 from planning import fold
 
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+# A value the user quoted: "…", “…”, ‘…’ or '…' (an apostrophe inside a word is not a quote).
+QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’|(?<![A-Za-z0-9])'([^']+)'(?![A-Za-z0-9])")
+
+
+def quoted_text(match: re.Match[str]) -> str:
+    """The text inside a :data:`QUOTED` match, whichever quotes it used."""
+    return next(g for g in match.groups() if g is not None)
 FUZZY_WEIGHT = 0.85
 FUZZY_FLOOR = 0.5  # below this a score never matters (match threshold is 0.6)
 

@@ -60,6 +60,9 @@ def test_search_phrasings_fill_the_search_field_and_run_it(goal: str, query: str
         "search flights from Boston to Denver on March 3",  # where from, where to, when: a form's values
         "look for a hotel room on 12/20/2026",
         "search for a cheap nonstop flight for two adults leaving early in the morning please",  # a sentence, not a query
+        "search for mail from dana that has attachments",  # a relative clause describes what to find
+        "look up invoices which are overdue",
+        "search the help for articles that mention pets",
     ],
 )
 def test_a_form_s_values_are_not_read_as_words_to_type_into_a_search_box(goal: str) -> None:
@@ -70,6 +73,19 @@ def test_a_form_s_values_are_not_read_as_words_to_type_into_a_search_box(goal: s
 def test_a_quoted_query_is_typed_as_given() -> None:
     steps, missing = _read("Search for 'from here to eternity'")
     assert steps == [("fill", "search field", "from here to eternity"), ("press", "search field", "Enter")] and missing == ()
+
+
+@pytest.mark.parametrize(
+    ("goal", "query", "place"),
+    [
+        ('Search for "pet fees" in the help articles', "pet fees", ("help", "articles")),
+        ("search for 'Jones' in the Books section", "Jones", ("Books", "section")),
+    ],
+)
+def test_a_quoted_query_with_a_place_types_the_quotes_and_leaves_the_place_to_check(goal: str, query: str, place: tuple[str, ...]) -> None:
+    steps, unaccounted = _read(goal)
+    assert steps[0] == ("fill", "search field", query)
+    assert set(place) <= set(unaccounted)  # where it was typed is not proven by the search
 
 
 def test_a_search_in_a_named_part_of_the_site_is_not_read_as_a_plain_search() -> None:
