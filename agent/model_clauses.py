@@ -10,6 +10,7 @@ from typing import Final
 
 from agent.policy import unaccounted
 from agent.policy.coverage import grounded, same_number
+from agent.policy.coverage_lexicon import FILLER
 from agent.policy.references import QUALIFIERS
 from agent.policy.understand import with_preconditions
 from verification import Clause, Contract, PageState, resolve_ref
@@ -152,12 +153,30 @@ def _yield_unseen(kept: list[Clause], contract: Contract, page: PageState, offer
         if any(k.before == clause.id for k in out) or resolve_ref(clause.target, page).found:
             continue
         others = [*offered, *(k for k in out if k is not clause and k.source == "model")]
+        if others and _misread(clause):
+            out.remove(clause)  # "Enter 'me' into 12D on the aisle": no page has it, no person would read it so
+            continue
         if clause.value and not any(k.value and (fold(k.value) == fold(clause.value) or same_number(k.value, clause.value)) for k in others):
             continue
         if not clause.value and not any(k.kind == clause.kind for k in others):
             continue
         out.remove(clause)
     return out
+
+
+_MAX_NAME_WORDS: Final = 5
+
+
+def _misread(clause: Clause) -> bool:
+    """A policy clause no person would read from the goal: the value it types is a filler word
+    or one letter ('for', 'J'), or — with no value of its own to lose — the element it names
+    runs on with the goal's values: a number, a colon, brackets, or more words than a label
+    has ("Turn on my out of office from December 20 to January 4th, subject: …")."""
+    if clause.value is not None:
+        value = fold(clause.value).strip()
+        return value in FILLER or len(value) <= 1
+    name = clause.target.name if clause.target is not None else ""
+    return len(words(name)) > _MAX_NAME_WORDS or any(ch.isdigit() or ch in ":()" for ch in name)
 
 
 def _relinked(clause: Clause, proposed: Sequence[Clause], kept: Sequence[Clause]) -> Clause:

@@ -137,3 +137,26 @@ def test_fields_whose_press_was_never_accepted_are_not_merged_alone() -> None:
     assert {c.before for c in later.clauses if c.kind == "field_value"} == {press.id}  # the form's own commit, whatever its label
     orphans = Contract(goal=goal, proposed=(proposal[0].model_copy(update={"before": "m9"}),))
     assert not merge_proposed(orphans, goal, _page("Publish on", "Time", "Schedule")).clauses  # its press is gone: never merged alone
+
+
+def test_a_policy_reading_no_person_would_make_yields_to_the_models_grounded_clauses() -> None:
+    """The policy read the goal without the page: a filler word typed into a run-on phrase,
+    or a switch named by half a sentence. With the model's clauses grounded on the page, such a
+    clause yields; its words go back to the goal's unaccounted words (never proven by nothing)."""
+    goal = "Book me seat 12D on the aisle, then continue to payment"
+    filler = Clause(id="c1", kind="field_value", description="Enter 'me' into 12D on the aisle", target=ElementRef(name="12D on the aisle"), value="me")
+    run_on = Clause(id="c2", kind="control", description="Turn on my seat from row 12 to row 14", target=ElementRef(name="seat from row 12 to row 14"), state="checked")
+    proposal = [_clause("m1", "activated", "Seat 12D", action="click", effect=True), _clause("m2", "activated", "Continue to payment", action="click", effect=True)]
+    page = _page("Seat 12D", "Continue to payment")
+    for policy in (filler, run_on):
+        merged, missing = merge_model_clauses(Contract(goal=goal, clauses=(policy,), source="policy"), goal, proposal, page)
+        assert policy not in merged.clauses and [c.source for c in merged.clauses] == ["model", "model"]
+        assert "aisle" in missing  # only the dropped clause bound it
+
+
+def test_a_misread_policy_clause_stays_when_the_model_offers_nothing_grounded() -> None:
+    goal = "Book me seat 12D on the aisle"
+    filler = Clause(id="c1", kind="field_value", description="Enter 'me' into 12D on the aisle", target=ElementRef(name="12D on the aisle"), value="me")
+    contract = Contract(goal=goal, clauses=(filler,), source="policy")
+    merged, _ = merge_model_clauses(contract, goal, [_clause("m1", "activated", "Delete account", action="click", effect=True)], _page("Seat 12D"))
+    assert merged.clauses == (filler,)
