@@ -54,6 +54,9 @@ def clauses(goal: Goal) -> list[dict[str, Any]]:
         elif step.do == "select":
             out.append({"kind": "choice", "target": ref, "value": step.value, "description": f"{label(step)} is {step.value}"})
             filled = True
+        elif step.do == "click" and step.role == "radio":
+            out.append({"kind": "control", "target": ref, "state": "checked", "description": f"{label(step)} is chosen"})
+            filled = True
         elif step.do in ("check", "uncheck"):
             state = "checked" if step.do == "check" else "unchecked"
             out.append({"kind": "control", "target": ref, "state": state, "description": f"{label(step)} is {state}"})

@@ -43,11 +43,18 @@ def readable(page: PageState) -> PageState:
     return page.memo("contract.readable", lambda: replace(page, elements=tuple(replace(e, occluded=False) if _at_edge(e, page) else e for e in page.elements)))
 
 
+# Where sticky headers and footers sit: this share of the window's height at its top or bottom
+# (a page's header is seldom taller; a decoy under another element sits anywhere).
+_EDGE_SHARE: Final = 0.15
+_EDGE_WITHOUT_VIEWPORT: Final = 120  # px, when the page does not say how tall its window is
+
+
 def _at_edge(element: PageElement, page: PageState) -> bool:
     if not element.occluded or element.box is None:
         return False
     _x, y, _width, height = element.box
-    return y < 0 or (page.viewport is not None and y + height > page.viewport[1])
+    band = page.viewport[1] * _EDGE_SHARE if page.viewport is not None else _EDGE_WITHOUT_VIEWPORT
+    return y + height <= band or (page.viewport is not None and y >= page.viewport[1] - band)
 
 
 def field_value_now(clause: Clause, page: PageState, step: int) -> tuple[str, str, Evidence | None]:

@@ -164,6 +164,14 @@ def test_a_field_scrolled_under_a_sticky_header_still_holds_its_value() -> None:
     assert start_contract(Contract(clauses=(clause,)), page(middle)).result("c1").status == "pending"
 
 
+def test_a_radio_scrolled_under_a_sticky_header_is_still_chosen() -> None:
+    clause = Clause(id="c1", kind="control", description="Car is chosen", target=ElementRef(name="Car", role="radio"), state="checked")
+    under = {"i": "1", "r": "radio", "n": "Car", "s": "checked", "occ": True, "box": [175, 71, 34, 34]}  # wholly under an 80 px header
+    assert start_contract(Contract(clauses=(clause,)), page(under)).result("c1").status == "holds"
+    middle = {**under, "box": [175, 300, 34, 34]}
+    assert start_contract(Contract(clauses=(clause,)), page(middle)).result("c1").status == "pending"
+
+
 def test_a_checkbox_whose_label_lies_does_not_satisfy_the_clause() -> None:
     clause = Clause(id="c1", kind="control", description="Dark mode is on", target=ElementRef(name="Dark mode"), state="checked")
     decoy = page({"i": "1", "r": "chk", "n": "Dark mode", "t": "Share my data", "s": "checked"}, {"i": "2", "r": "chk", "n": "Dark mode", "occ": True})
