@@ -14,9 +14,10 @@ a clause that holds it, or not at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
+from agent.extremes import proven_extremes
 from agent.policy import unaccounted
 from agent.policy.references import QUALIFIERS
 from storage import TaskAction
@@ -53,6 +54,22 @@ def proof_texts(contract: Contract, acted: Sequence[str] = ()) -> tuple[str, ...
             if kind in _ONE_RECORD or not text.endswith("…"):
                 texts.append(text.rstrip("…"))
     return tuple(dict.fromkeys(t for t in texts if t.strip()))
+
+
+def verified_picks(actions: Sequence[TaskAction]) -> list[dict[str, Any]]:
+    """The lists the task's verified actions picked a record from (agent.extremes.peers_of)."""
+    return [a.metrics["peers"] for a in actions if isinstance(a.metrics.get("peers"), dict) and (a.verification or {}).get("success") is True]
+
+
+def account_extremes(contract: Contract, goal: str, picks: Sequence[Mapping[str, Any]]) -> Contract:
+    """``contract`` with the superlatives the picks prove struck off (agent.extremes), once
+    every clause holds."""
+    if not contract.unaccounted or not picks or any(contract.result(c.id).status != "holds" for c in contract.clauses):
+        return contract
+    proven = proven_extremes(goal, contract.unaccounted, picks)
+    if not proven:
+        return contract
+    return contract.model_copy(update={"unaccounted": tuple(w for w in contract.unaccounted if w.lower() not in proven)})
 
 
 def verified_targets(actions: Sequence[TaskAction]) -> list[str]:

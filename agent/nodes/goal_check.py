@@ -6,7 +6,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.contracts import previous_step
-from agent.proof_words import account_by_proof, verified_targets
+from agent.proof_words import account_by_proof, account_extremes, verified_picks, verified_targets
 from agent.state import GraphContext, InteractState
 from agent.subtasks import advance, subtask_ending
 from verification import Contract, check_contract
@@ -34,6 +34,10 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
     if last is not None and result is not None and result.success and last.metrics.get("target"):
         acted.append(str(last.metrics["target"]))  # the action this page just verified
     contract = account_by_proof(contract, contract.goal or state["goal"].raw, acted)
+    picks = verified_picks(state.get("previous_actions", []))
+    if last is not None and result is not None and result.success and isinstance(last.metrics.get("peers"), dict):
+        picks.append(last.metrics["peers"])
+    contract = account_extremes(contract, contract.goal or state["goal"].raw, picks)
     satisfied = contract.satisfied
     if result is not None and result.task_completed and not satisfied:
         log.info("goal_check.claim_rejected", decided_by=result.decided_by, pending=[c.id for c in contract.pending()])
@@ -42,6 +46,8 @@ async def goal_check(state: InteractState, runtime: Runtime[GraphContext]) -> di
         satisfied=satisfied,
         holds=sum(1 for c in contract.clauses if contract.result(c.id).status == "holds"),
         clauses=len(contract.clauses),
+        picks=len(picks),
+        unaccounted=list(contract.unaccounted)[:10],
         pending=[f"{c.id}: {contract.result(c.id).detail}"[:160] for c in contract.pending()][:4],
     )
     update: dict[str, Any] = {"contract": contract, "goal_achieved": satisfied}
