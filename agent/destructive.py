@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from agent.policy.coverage import FILLER
+from agent.policy.coverage_lexicon import NEGATIONS
 from agent.policy.lexicon import DESTRUCTIVE
 from verification import Action, Contract, PageElement, PageState, format_action
 from verification.contract import fold, words
@@ -103,7 +104,6 @@ def phrase_in(text: str, *, inflected: bool = False) -> str | None:
     return None
 
 
-NEGATIONS: Final = frozenset({"not", "never", "without", "no", "dont", "don", "t"})  # "don't" is read as don, t
 
 
 def asked_words(goal: str, contract: Contract | None) -> frozenset[str]:

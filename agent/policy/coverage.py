@@ -25,13 +25,18 @@ from agent.policy.coverage_lexicon import (
     ELEMENT_NOUNS,
     FILLER,
     FIRST_PERSON,
+    MY,
     NAME_MARKERS,
+    NEGATIONS,
     ORDINAL_WORDS,
+    PRONOUN_OBJECTS,
     REQUEST_WORDS,
     ROLE_NOUNS,
     SAME_INTENT,
     SUBMIT_VERBS,
+    THIRD_PERSON,
     VERBS,
+    WRONG,
 )
 from agent.policy.text import QUOTED, quoted_text
 from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, parse_time, words
@@ -199,9 +204,24 @@ def context_spans(goal: str) -> list[tuple[int, int]]:
     for a, b in parts:
         text = goal[a:b]
         found = _RAW_WORD.findall(fold(text).replace("’", "'"))
-        if found and found[0] in FIRST_PERSON and not REQUEST_WORDS.intersection(found) and not _VALUE_MARK.search(text):
+        if not found or _VALUE_MARK.search(text) or _asks(found):
+            continue
+        if found[0] in FIRST_PERSON or found[0] in THIRD_PERSON or (found[0] in MY and WRONG.intersection(found)):
             spans.append((a, b))
     return spans if len(spans) < len(parts) else []
+
+
+def _asks(found: list[str]) -> bool:
+    """Does a part hold a request word — other than one negated about what the request already
+    names ("we don't need *it* anymore")?"""
+    for i, word in enumerate(found):
+        if word not in REQUEST_WORDS:
+            continue
+        negated = i > 0 and found[i - 1] in NEGATIONS
+        about_it = i + 1 < len(found) and found[i + 1] in PRONOUN_OBJECTS
+        if not (negated and about_it):
+            return True
+    return False
 
 
 _WORD_SPAN: Final = re.compile(r"[A-Za-z0-9]+")

@@ -90,3 +90,12 @@ FIRST_PERSON: Final[frozenset[str]] = frozenset("i i'm im i've ive i'd we we're 
 REQUEST_WORDS: Final[frozenset[str]] = frozenset(
     "want wants wanted need needs needed would like wish must should have has please can could let".split()
 )
+# Someone else, or the thing itself, as the subject: "he left in August", "it's ready".
+THIRD_PERSON: Final[frozenset[str]] = frozenset("he he's she she's they they're they've it it's".split())
+# Words that turn a verb into its opposite: "don't send it yet", "without deleting", "we no longer
+# need it" ("don't" is also read as don, t).
+NEGATIONS: Final[frozenset[str]] = frozenset("not never without no longer dont don't don t".split())
+PRONOUN_OBJECTS: Final[frozenset[str]] = frozenset("it them this that him her these those".split())
+# "my birthday is wrong": the user's own record said to be wrong — the request gives the right value.
+MY: Final[frozenset[str]] = frozenset("my our".split())
+WRONG: Final[frozenset[str]] = frozenset("wrong incorrect outdated misspelled".split())

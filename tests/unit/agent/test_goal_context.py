@@ -22,6 +22,9 @@ def _why(goal: str) -> list[str]:
         ("take the Ember down jacket off my wishlist, I bought one elsewhere", ["I bought one elsewhere"]),
         ("Book the 9am slot, I'm free then", ["I'm free then"]),
         ("We moved last month — update the address to 12 Elm St", ["We moved last month"]),
+        ("please remove the nursery, we don't need it anymore", ["we don't need it anymore"]),  # negated, about what is removed
+        ("Open Diego Alvarez's profile and delete him, he left in August", ["he left in August"]),  # someone else as the subject
+        ("my birthday is wrong on my profile, it should be 4/3/1991", ["my birthday is wrong on my profile"]),
     ],
 )
 def test_a_clause_that_only_says_why_asks_for_nothing(goal: str, why: list[str]) -> None:
@@ -36,7 +39,10 @@ def test_a_clause_that_only_says_why_asks_for_nothing(goal: str, why: list[str])
         "Send the report to Bob, I need it by Friday",  # a requirement
         "Book the 9am slot, I'm free at 9",  # a value
         "Rename it, I'd call it 'Q3'",  # a quoted value
-        "please remove the nursery, we don't need it anymore",  # "need": read as a request (the safe side)
+        "Delete the old invoices, we don't need the drafts either",  # negated, about something else: a requirement
+        "Archive the thread, they need it archived",  # a request word, not negated
+        "my phone number is on the profile page, change it",  # "my …" without "wrong" says where, not why
+        "he wants the blue one",  # the whole goal
         "I'm moving",  # the whole goal: then it is the request
         "Click Save",
     ],
