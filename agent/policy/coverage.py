@@ -25,6 +25,7 @@ from agent.policy.coverage_lexicon import (
     ELEMENT_NOUNS,
     FILLER,
     FIRST_PERSON,
+    KEEP_WORDS,
     MY,
     NAME_MARKERS,
     NEGATIONS,
@@ -38,6 +39,7 @@ from agent.policy.coverage_lexicon import (
     VERBS,
     WRONG,
 )
+from agent.policy.lexicon import QUANTITY_WORDS
 from agent.policy.text import QUOTED, quoted_text
 from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, parse_time, words
 from verification.contract.wording import RECORD_NOUNS
@@ -122,7 +124,8 @@ def clause_words(clause: Clause) -> frozenset[str]:
         out |= CHANGE_VERBS  # a press with an effect changes something too ("make the menu public")
     target = clause.target
     if clause.kind == "activated" and clause.effect and target is not None and _commit_label(target.name):
-        out |= SUBMIT_VERBS
+        # A press that keeps for later ("Save draft") saves; it never sends, submits or pays.
+        out |= {"save"} if KEEP_WORDS.intersection(words(target.name)) else SUBMIT_VERBS
     if target is not None:
         out |= _all_words(target.name) | ELEMENT_NOUNS | ORDINAL_WORDS
         if target.name.strip():
@@ -225,6 +228,8 @@ def _asks(found: list[str]) -> bool:
 
 
 _WORD_SPAN: Final = re.compile(r"[A-Za-z0-9]+")
+# Counts in words ("three adults"); never "one" or "a", which say far more often "the blue one".
+_NUMBER_WORDS: Final = {word: digits for word, digits in QUANTITY_WORDS.items() if digits != "1"}
 
 
 def respelled_values(goal: str, clauses: Sequence[Clause]) -> list[tuple[int, int]]:
@@ -234,6 +239,8 @@ def respelled_values(goal: str, clauses: Sequence[Clause]) -> list[tuple[int, in
     if not values:
         return []
     spans = [(m.start(), m.end()) for m in _NUMBER.finditer(goal) if re.search(r"\d", m.group()) and any(same_number(v, m.group()) for v in values)]
+    held = {v.strip() for v in values}
+    spans += [(m.start(), m.end()) for m in _WORD_SPAN.finditer(goal) if _NUMBER_WORDS.get(m.group().lower()) in held]  # "three" held as 3
     times = {t for v in values if (t := parse_time(v)) is not None}
     if times:  # "6 pm" held as 18:00
         tokens = list(_WORD_SPAN.finditer(goal))

@@ -50,6 +50,7 @@ VERBS: Final[dict[str, frozenset[str]]] = {
 CHANGE_VERBS: Final[frozenset[str]] = frozenset("make change update set move switch turn put".split())
 # A press that commits a form is what these ask for ("send £25 to Priya" ends on "Confirm payment").
 SUBMIT_VERBS: Final[frozenset[str]] = frozenset("send submit save apply confirm".split())
+KEEP_WORDS: Final[frozenset[str]] = frozenset("draft drafts later".split())  # "Save draft", "Save for later"
 # Words a person uses for the same intent, whichever the page's control says ("remove the
 # Winter menu" is done with "Delete permanently"). Data: one group per intent.
 SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
@@ -57,6 +58,10 @@ SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
     frozenset("buy purchase order".split()),
     frozenset("find search look".split()),
     frozenset("publish public".split()),  # "make the Spring menu public"
+    frozenset("send email".split()),  # "email Tom my headshot" is done with "Send"
+    frozenset("image picture pic photo".split()),
+    frozenset("out outbound depart departure departing".split()),  # "out 14 Mar, back 28 Mar"
+    frozenset("back return returning".split()),
 )
 ROLE_NOUNS: Final[dict[str, frozenset[str]]] = {
     "button": frozenset("button buttons btn".split()),

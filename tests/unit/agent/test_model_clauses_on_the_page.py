@@ -160,3 +160,15 @@ def test_a_misread_policy_clause_stays_when_the_model_offers_nothing_grounded() 
     contract = Contract(goal=goal, clauses=(filler,), source="policy")
     merged, _ = merge_model_clauses(contract, goal, [_clause("m1", "activated", "Delete account", action="click", effect=True)], _page("Seat 12D"))
     assert merged.clauses == (filler,)
+
+
+def test_counts_in_words_and_words_for_the_same_thing_are_accounted_for() -> None:
+    goal = "Dallas to London Gatwick for three adults, out 14 Mar 2027, back 28 Mar 2027"
+    clauses = [_clause("m1", "field_value", "Adults", "3"), _clause("m2", "field_value", "Depart", "03/14/2027"),
+               _clause("m3", "field_value", "Return", "03/28/2027")]
+    assert unaccounted(goal, clauses) == ("Dallas", "London", "Gatwick")
+    send = _clause("m1", "activated", "Send", action="click", effect=True)
+    assert unaccounted("email Tom Okafor my headshot", [send]) == ("Tom", "Okafor", "headshot")
+    draft = _clause("m1", "activated", "Save draft", action="click", effect=True)
+    assert "email" in unaccounted("email Tom Okafor my headshot", [draft])  # a draft saved is not sent
+    assert "send" in unaccounted("send Tom Okafor my headshot", [draft])
