@@ -39,6 +39,7 @@ from agent.policy.coverage_lexicon import (
     VERBS,
     WRONG,
 )
+from agent.policy.date_parts import dates_in_parts, goal_dates, part_of
 from agent.policy.lexicon import QUANTITY_WORDS
 from agent.policy.text import QUOTED, quoted_text
 from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, parse_time, words
@@ -250,8 +251,10 @@ def respelled_values(goal: str, clauses: Sequence[Clause]) -> list[tuple[int, in
                     spans.append((tokens[i].start(), tokens[j].end()))
                     break
     dates = {d for v in values for d in (*date_readings(v), parse_date(v)) if d is not None}  # 01/12/2026 may be either
-    if dates:
-        days = {(d.month, d.day) for d in dates}  # "20 December": the goal leaves the year to the page
+    in_parts, part_days = dates_in_parts(clauses)  # Day, Month, Year fields
+    dates |= in_parts
+    if dates or part_days:
+        days = {(d.month, d.day) for d in dates} | part_days  # "20 December": the goal leaves the year to the page
         tokens = list(_WORD_SPAN.finditer(goal))
         for i in range(len(tokens)):
             for j in range(min(len(tokens), i + 5) - 1, i, -1):
@@ -326,6 +329,9 @@ def grounded(clause: Clause, goal: str, page_texts: Iterable[str] = ()) -> bool:
             continue
         own = [w for w in words(text) if w not in FILLER]
         shared = shared or any(w in goal_vocab or _stem(w) in goal_vocab for w in own)
+        if position == 0 and part_of(clause, goal_dates(goal)):
+            shared = True  # the day, month or year of the goal's date, in a field of its own
+            continue
         if fold(text) in folded_goal or all(w in goal_vocab or _stem(w) in goal_vocab for w in words(text)):
             continue
         if position == 0 and (same_number(text, goal) or respelled_values(goal, [clause])):

@@ -172,3 +172,15 @@ def test_counts_in_words_and_words_for_the_same_thing_are_accounted_for() -> Non
     draft = _clause("m1", "activated", "Save draft", action="click", effect=True)
     assert "email" in unaccounted("email Tom Okafor my headshot", [draft])  # a draft saved is not sent
     assert "send" in unaccounted("send Tom Okafor my headshot", [draft])
+
+
+def test_a_date_taken_in_day_month_and_year_fields_is_the_goals_date() -> None:
+    goal = "move the permit start date to 2nd January 2027 and submit"
+    parts = [_clause("m1", "field_value", "Day", "2"), _clause("m2", "field_value", "Month", "1"), _clause("m3", "field_value", "Year", "2027")]
+    assert all(grounded(part, goal, ["Day", "Month", "Year"]) for part in parts)
+    assert not grounded(_clause("m2", "field_value", "Month", "2"), goal, ["Day", "Month", "Year"])  # February is not the goal's
+    assert "January" not in unaccounted(goal, parts)
+    assert "January" in unaccounted(goal, [parts[0], _clause("m2", "field_value", "Month", "3")])
+    continue_ = _clause("m4", "activated", "Continue", action="click", effect=True)
+    merged, _ = merge_model_clauses(Contract(goal=goal), goal, [*parts, continue_], _page("Day", "Month", "Year", "Continue"))
+    assert [c.target.name for c in merged.clauses if c.target is not None] == ["Day", "Month", "Year", "Continue"]
