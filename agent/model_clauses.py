@@ -60,6 +60,8 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
             continue  # already bound (a proposal merged on an earlier page)
         after = set(unaccounted(goal, [*kept, clause], contract.means))
         if not (before - after) and not (_commits(clause) and (added or contract.source == "merged")):
+            if page is not None and clause.kind in LATE_KINDS:
+                waiting.append(clause)  # binds nothing new now; may, once a policy clause yields its words
             continue  # binds nothing new — unless it is a press that submits what was merged: a requirement more
         added += 1
         kept = [k for k in kept if not (k.source == "model" and _narrows(clause, k))]

@@ -26,6 +26,7 @@ from agent.policy.coverage_lexicon import (
     FILLER,
     FIRST_PERSON,
     KEEP_WORDS,
+    MOVE_ON_WORDS,
     MY,
     NAME_MARKERS,
     NEGATIONS,
@@ -126,7 +127,12 @@ def clause_words(clause: Clause) -> frozenset[str]:
     target = clause.target
     if clause.kind == "activated" and clause.effect and target is not None and _commit_label(target.name):
         # A press that keeps for later ("Save draft") saves; it never sends, submits or pays.
-        out |= {"save"} if KEEP_WORDS.intersection(words(target.name)) else SUBMIT_VERBS
+        # One that only moves on ("Continue", "Next") submits nothing yet: it says none of them.
+        said = set(words(target.name))
+        if KEEP_WORDS & said:
+            out |= {"save"}
+        elif (said & COMMIT_WORDS) - MOVE_ON_WORDS:
+            out |= SUBMIT_VERBS
     if target is not None:
         out |= _all_words(target.name) | ELEMENT_NOUNS | ORDINAL_WORDS
         if target.name.strip():
@@ -350,7 +356,7 @@ def _with_same_intent(vocab: frozenset[str]) -> frozenset[str]:
 
 def _commit_label(text: str) -> bool:
     """A short label that commits ("Continue", "Confirm payment", "Place order")."""
-    said = words(text)
+    said = [w for w in words(text) if w not in FILLER]  # "Accept and send application"
     return 0 < len(said) <= _COMMIT_LABEL_WORDS and bool(set(said) & COMMIT_WORDS)
 
 

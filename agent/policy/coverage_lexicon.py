@@ -51,6 +51,8 @@ CHANGE_VERBS: Final[frozenset[str]] = frozenset("make change update set move swi
 # A press that commits a form is what these ask for ("send £25 to Priya" ends on "Confirm payment").
 SUBMIT_VERBS: Final[frozenset[str]] = frozenset("send submit save apply confirm".split())
 KEEP_WORDS: Final[frozenset[str]] = frozenset("draft drafts later".split())  # "Save draft", "Save for later"
+# Commit labels that only move on to the next step ("Continue", "Next", "Search"): nothing is sent yet.
+MOVE_ON_WORDS: Final[frozenset[str]] = frozenset("continue next go ok search login add".split())
 # Words a person uses for the same intent, whichever the page's control says ("remove the
 # Winter menu" is done with "Delete permanently"). Data: one group per intent.
 SAME_INTENT: Final[tuple[frozenset[str], ...]] = (

@@ -184,3 +184,35 @@ def test_a_date_taken_in_day_month_and_year_fields_is_the_goals_date() -> None:
     continue_ = _clause("m4", "activated", "Continue", action="click", effect=True)
     merged, _ = merge_model_clauses(Contract(goal=goal), goal, [*parts, continue_], _page("Day", "Month", "Year", "Continue"))
     assert [c.target.name for c in merged.clauses if c.target is not None] == ["Day", "Month", "Year", "Continue"]
+
+
+def test_a_press_that_only_moves_on_submits_nothing_yet() -> None:
+    """A false completion the gym found: the date changed, "Continue" pressed, and "submit" read
+    as said by it — the application was never sent."""
+    goal = "move the permit start date to 2nd January 2027 and submit"
+    parts = [_clause("m1", "field_value", "Day", "2"), _clause("m2", "field_value", "Month", "1"), _clause("m3", "field_value", "Year", "2027")]
+    moved_on = _clause("m4", "activated", "Continue", action="click", effect=True)
+    assert "submit" in unaccounted(goal, [*parts, moved_on])
+    sent = _clause("m5", "activated", "Accept and send application", action="click", effect=True)
+    assert "submit" not in unaccounted(goal, [*parts, moved_on, sent])
+
+
+def test_a_grounded_press_that_binds_nothing_yet_waits_for_the_words_a_policy_clause_gives_back() -> None:
+    """The policy's "Submit the form" bound "submit" on the first page; on the next it named
+    nothing there and yielded. The page's own final press, proposed on the first page, is what
+    then accounts for "submit" — it must still be there to be merged."""
+    goal = "move the permit start date to 2nd January 2027 and submit"
+    policy = Clause(id="c1", kind="activated", description="Submit the form", target=ElementRef(name="submit", commit=True), action="click", effect=True)
+    contract = Contract(goal=goal, clauses=(policy,), source="policy")
+    accept = _clause("m7", "activated", "Accept and send application", action="click", effect=True)
+    proposal = [_clause("m2", "field_value", "Day", "2"), _clause("m3", "field_value", "Month", "1"), _clause("m4", "field_value", "Year", "2027"),
+                _clause("m5", "activated", "Continue", action="click", effect=True), accept]
+    answers = PageState(url="https://permits.example/check", elements=(PageElement(id="1", role="button", name="Submit"),
+                                                                        PageElement(id="2", role="button", name="Accept and send application")))
+    merged, _ = merge_model_clauses(contract, goal, proposal, answers)
+    assert policy in merged.clauses  # "Submit" is on this page: the policy's clause stands, the press binds nothing yet
+    assert any(p.target is not None and p.target.name == "Accept and send application" for p in merged.proposed)
+    # On a later page the policy's clause names nothing and yields "submit" back (agent.model_clauses._yield_unseen).
+    moved = merged.model_copy(update={"clauses": ()})
+    back = merge_proposed(moved, goal, answers)
+    assert "Accept and send application" in [c.target.name for c in back.clauses if c.target is not None]
