@@ -160,6 +160,15 @@ class PageElement:
         """Visible, not behind a modal, not disabled: an action on it can work."""
         return not self.hidden and not self.occluded and "disabled" not in self.states
 
+    @property
+    def labelled(self) -> bool:
+        """The field has a name of its own besides its placeholder (a ``<label>``, an
+        aria-label). Its placeholder is then a hint — an example, a format, what a search
+        looks in ("Name or notes") — and names it only when a reference says the placeholder
+        whole ("the CVC field" under the label "Security code")."""
+        name = " ".join(self.name.split()).casefold()
+        return bool(name) and name != " ".join((self.placeholder or "").split()).casefold()
+
 
 @dataclass(frozen=True, slots=True)
 class PageMessage:

@@ -1,7 +1,7 @@
 """Find the element a goal refers to on a ``PageState`` — no model involved.
 
 An element is scored on its name, value, placeholder and nearby text (case- and
-accent-insensitive, fuzzy), with a bonus for the role the goal names ("the Save *button*").
+accent-insensitive, fuzzy; a labelled field's placeholder only when said whole), with a bonus for the role the goal names ("the Save *button*").
 Hidden, occluded and disabled elements are never chosen.
 """
 
@@ -62,10 +62,13 @@ class MatchResult:
         )
 
 
+PLACEHOLDER_WHOLE = 0.9  # a labelled field's placeholder names it only when said whole
+
+
 def _labels(element: PageElement) -> Iterable[str]:
     if element.name:
         yield element.name
-    if element.placeholder:
+    if element.placeholder and not element.labelled:
         yield element.placeholder
     if element.context:
         yield element.context
@@ -77,6 +80,9 @@ def score_element(element: PageElement, target: TargetRef) -> float:
     if not target.text:  # "the button": any element of that role
         return 0.9 if target.role is not None and element.role in _ROLE_FAMILIES.get(target.role, frozenset({target.role})) else 0.0
     best = max((similarity(target.text, label) for label in _labels(element)), default=0.0)
+    if element.placeholder and element.labelled:
+        hint = similarity(target.text, element.placeholder)
+        best = max(best, hint if hint >= PLACEHOLDER_WHOLE else 0.0)
     if best == 0.0:
         return 0.0
     if target.role is not None:

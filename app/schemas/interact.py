@@ -50,6 +50,12 @@ class SemanticNodeV3(ApiModel):
         default=None,
         description="Visible text, when it differs from the name (an aria-label overrode it)",
     )
+    ph: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="A field's placeholder, when it is not its name (a visual label names the field: 'Security code', placeholder 'CVC')",
+    )
+    fn: str | None = Field(default=None, max_length=2000, description="A form control's name attribute (name=\"vehicle_type\")")
     ty: str | None = Field(
         default=None,
         max_length=32,

@@ -4,7 +4,8 @@ A reference resolves to the elements that
 
 * are **perceivable**: not hidden, not behind a modal (``occ``), in the main frame, not
   zero-size, not parked off the page (``left: -9999px``);
-* carry **every word of the name** in their accessible name (or placeholder), with
+* carry **every word of the name** in their accessible name (or placeholder — a labelled
+  field's only when the reference says the whole placeholder), with
   plural/singular, small typos and a few synonyms ("×" = "x" = "close") allowed — and whose
   *visible* text, when an ``aria-label`` overrode it, does not contradict that name;
 * have a role of the family the reference names;
@@ -51,6 +52,7 @@ _EXACT_ROLE_BONUS: Final = 0.02
 _TOP_TIER: Final = 0.1
 _MIN_AREA: Final = 4.0  # px²: an sr-only 1×1 box is not something a person sees
 _FAR_OFF: Final = -5000.0
+PLACEHOLDER_WHOLE: Final = 0.9  # a labelled field's placeholder names it only when said whole
 
 # Labels of the control that commits a form, for a reference to "the submit button".
 COMMIT_WORDS: Final[frozenset[str]] = frozenset(
@@ -102,7 +104,10 @@ def perceivable(element: PageElement, page: PageState) -> bool:
 
 
 def _name_score(ref_words: tuple[str, ...], element: PageElement) -> float:
-    best = max(words_within(ref_words, label) for label in (element.name, element.placeholder or ""))
+    best = words_within(ref_words, element.name)
+    if element.placeholder:
+        hint = words_within(ref_words, element.placeholder)
+        best = max(best, hint if not element.labelled or hint >= PLACEHOLDER_WHOLE else 0.0)
     if best and element.text is not None and any(ch.isalnum() for ch in element.text) and words_within(ref_words, element.text) == 0.0:
         return 0.0  # an aria-label that says what the visible text does not (a glyph — 🗑, ✕ — says nothing)
     return best

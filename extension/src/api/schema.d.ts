@@ -1966,6 +1966,11 @@ export interface components {
              */
             f?: number | null;
             /**
+             * Fn
+             * @description A form control's name attribute (name="vehicle_type")
+             */
+            fn?: string | null;
+            /**
              * I
              * @description Element id, used in actions: click(i); a number is read as its text; not blank
              */
@@ -1980,6 +1985,11 @@ export interface components {
              * @description Occluded by a modal
              */
             occ?: boolean | null;
+            /**
+             * Ph
+             * @description A field's placeholder, when it is not its name (a visual label names the field: 'Security code', placeholder 'CVC')
+             */
+            ph?: string | null;
             /**
              * R
              * @description Role: btn, inp, link, chk, sel, …

@@ -132,3 +132,16 @@ async def test_text_cut_inside_an_emoji_is_kept_with_a_replacement_character(api
 async def test_a_typed_value_travels_as_structured_action_details(api: Api) -> None:
     body = (await api.interact({"url": URL, "query": "Type 'Jas \"JJ\" Smith' into Name", "interactiveTree": v3_tree()})).json()
     assert body["actionDetails"] == {"name": "setValue", "target": "3", "value": 'Jas "JJ" Smith', "seconds": None}
+
+
+async def test_a_fields_placeholder_and_control_name_reach_the_service(api: Api) -> None:
+    """The page script names a field by the label a person reads above it and sends its
+    placeholder apart (``ph``): a goal that names the field by its placeholder still finds it."""
+    tree = [
+        {"i": "10", "r": "inp", "n": "Expiry", "ty": "text", "ph": "MM/YY", "fn": "cc-exp"},
+        {"i": "11", "r": "inp", "n": "Security code", "ty": "text", "ph": "CVC", "fn": "cc-cvc"},
+        {"i": "13", "r": "btn", "n": "Pay now"},
+    ]
+    response = await api.interact({"url": URL, "query": "Type '737' into the CVC field", "domMode": "semantic_v3", "interactiveTree": tree})
+    assert response.status_code == 200, response.text
+    assert response.json()["action"] == 'setValue("11", "737")'

@@ -323,3 +323,18 @@ def test_a_field_named_by_its_label_is_found_by_its_placeholder_too() -> None:
     assert page.element("a").placeholder == "As on the booking"
     for said in ("Last name", "As on the booking"):
         assert [e.id for e in resolve_ref(ElementRef(name=said), page).elements] == ["a"]
+
+
+def test_a_labelled_fields_placeholder_names_it_only_when_said_whole() -> None:
+    """A placeholder under a label is a hint (what a search looks in, an example): "the name"
+    is not the search box whose placeholder reads "Name or notes" — but "the CVC field" is the
+    field labelled "Security code" whose placeholder is "CVC". An unlabelled field is still
+    named by its placeholder."""
+    shown = page(
+        {"i": "s", "r": "inp", "n": "Search patients", "ty": "search", "ph": "Name or notes"},
+        {"i": "c", "r": "inp", "n": "Security code", "ty": "text", "ph": "CVC"},
+        {"i": "e", "r": "inp", "n": "", "ty": "text", "ph": "Email address"},
+    )
+    assert not resolve_ref(ElementRef(name="name", role="textbox"), shown).found
+    assert resolve_ref(ElementRef(name="CVC", role="textbox"), shown).element.id == "c"  # type: ignore[union-attr]
+    assert resolve_ref(ElementRef(name="email", role="textbox"), shown).element.id == "e"  # type: ignore[union-attr]
