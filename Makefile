@@ -80,8 +80,15 @@ run: install
 	$(VENV)/bin/stepwise keys dev --server http://$(HOST):$(PORT)
 	STEPWISE_EXTENSION_IDS="$${STEPWISE_EXTENSION_IDS:-$(EXTENSION_ID)}" $(VENV)/bin/stepwise serve --host $(HOST) --port $(PORT)
 
+# The suite runs on every core (pytest-xdist): a whole test file stays on one worker, so its
+# module fixtures (a server, a site, a fake model) start once, and files go out in collection
+# order (the slow e2e files first, the many quick unit files last to even out the end).
+# `make test PYTEST_XDIST=` runs it in one process; `make test PYTEST_ARGS=tests/unit` a part.
+# Bytecode is cached under .venv even where PYTHONDONTWRITEBYTECODE is set: every server a
+# test starts imports the app again, and compiling it each time cost ~1 s of CPU per start.
+PYTEST_XDIST ?= -n auto --dist loadfile --no-loadscope-reorder
 test: install-test chromium extension
-	$(PY) -m pytest $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache $(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 demo: install chromium
 	$(VENV)/bin/stepwise demo

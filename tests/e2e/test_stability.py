@@ -41,7 +41,9 @@ async def test_minimum_wait_on_a_quiet_page(page: Page, probe: PageProbe, pages_
     await probe.capture()
     await page.wait_for_timeout(600)
     report = await wait_for_stability(probe, tracker, StabilityConfig())
-    assert report.stable and 500 <= report.waited_ms < 900
+    # It waited the minimum, then stopped: far short of the maximum (5 s). The upper bound
+    # leaves room for a loaded machine, where each probe of the page takes longer.
+    assert report.stable and 500 <= report.waited_ms < 2000
     tracker.close()
 
 

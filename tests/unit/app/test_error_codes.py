@@ -5,6 +5,7 @@ without a registry entry fails here."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 from app.error_codes import ERROR_CODES
@@ -41,6 +42,12 @@ def _text(node: ast.AST | None) -> str | None:
 
 def emitted_codes() -> dict[str, str]:
     """code -> where it is emitted."""
+    return dict(_walk_once())
+
+
+@functools.cache
+def _walk_once() -> dict[str, str]:
+    """The walk itself, made once per test run: parsing the whole code base takes seconds."""
     modules = _modules()
     errors = _error_classes(modules)
     codes: dict[str, str] = {}
