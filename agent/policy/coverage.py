@@ -20,21 +20,26 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from agent.policy.coverage_lexicon import (
+    BETWEEN_USER_AND_REQUEST,
     CHANGE_VERBS,
     CONTAINER_NOUNS,
     ELEMENT_NOUNS,
     FILLER,
     FIRST_PERSON,
     KEEP_WORDS,
+    MOVE_ON_VERBS,
     MOVE_ON_WORDS,
     MY,
     NAME_MARKERS,
     NEGATIONS,
+    NUMBER_ABBREVIATIONS,
+    OFFER_VERBS,
     ORDINAL_WORDS,
     PRONOUN_OBJECTS,
     REQUEST_WORDS,
     ROLE_NOUNS,
     SAME_INTENT,
+    SECOND_PERSON,
     SUBMIT_VERBS,
     THIRD_PERSON,
     VERBS,
@@ -48,13 +53,14 @@ from verification.contract.wording import RECORD_NOUNS
 
 _PART_BREAK: Final = re.compile(r"[.!?;]+(?:\s+|$)|,\s+|\s+[-–—]\s+")
 _VALUE_MARK: Final = re.compile(r"[0-9\"“”@$€£]|(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])")  # a digit, a quote (not an apostrophe), a currency
-_RAW_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_RAW_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)*")
 _ORDINAL: Final = re.compile(r"^\d+(?:st|nd|rd|th)$")
 
-_URL: Final = re.compile(r"\b[a-z][a-z0-9+.-]*:[^\s\"'<>]+", re.IGNORECASE)
+# An address: a scheme with "//" (or mailto:, tel:), or www. — never a search operator ("is:unread").
+_URL: Final = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|mailto:|tel:|www\.)[^\s\"'<>]+", re.IGNORECASE)
 _EMAIL: Final = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _DATE: Final = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b")
-_TOKEN: Final = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?|[$€£%#@&]")
+_TOKEN: Final = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*|[$€£%#@&]")  # "O'Connell's" is one word
 
 TermKind = Literal["quoted", "url", "email", "date", "word"]
 
@@ -133,6 +139,8 @@ def clause_words(clause: Clause) -> frozenset[str]:
             out |= {"save"}
         elif (said & COMMIT_WORDS) - MOVE_ON_WORDS:
             out |= SUBMIT_VERBS
+        else:
+            out |= MOVE_ON_VERBS
     if target is not None:
         out |= _all_words(target.name) | ELEMENT_NOUNS | ORDINAL_WORDS
         if target.name.strip():
@@ -292,12 +300,29 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
             covered = any(fold(term.text) in fold(c.value or "") or (c.target and fold(term.text) in fold(c.target.name)) for c in clauses)
         else:
             word = re.sub(r"['’]s?$", "", fold(term.text))  # "Wei's" is "Wei"
-            covered = _word_covered(word, vocab) or _word_covered(word, means_words)
+            covered = _word_covered(word, vocab) or _word_covered(word, means_words) or _says_nothing_here(goal, term)
         if not covered and _names_its_kind(goal, term, terms[position - 1] if position else None, missing):
             covered = True
         if not covered and term.text not in missing:
             missing.append(term.text)
     return tuple(missing)
+
+
+def _says_nothing_here(goal: str, term: Term) -> bool:
+    """A word that, where it stands, only frames the request: "I need" / "we'd like" (a request
+    word after the user as subject), "you sell" / "you have" (the site's own catalogue), and
+    "no" for "number" right before one ("acc no 11223344")."""
+    word = fold(term.text)
+    before = _RAW_WORD.findall(fold(goal[: term.start]).replace("’", "'"))
+    if word in REQUEST_WORDS:
+        while before and before[-1] in BETWEEN_USER_AND_REQUEST:
+            before.pop()
+        return bool(before) and before[-1] in FIRST_PERSON
+    if word in OFFER_VERBS:
+        return bool(before) and before[-1] in SECOND_PERSON
+    if word in NUMBER_ABBREVIATIONS:
+        return re.match(r"\.?\s*#?\d", goal[term.start + len(term.text) :]) is not None
+    return False
 
 
 def _names_its_kind(goal: str, term: Term, before: Term | None, missing: list[str]) -> bool:

@@ -16,9 +16,11 @@ FILLER: Final[frozenset[str]] = frozenset(
     is are be been being was were will would should can could do does so there here below above
     again all any some one each every both my our me i we us via using use up down
     he him his she her hers they them their theirs
-    that's thats it's what's whats there's here's you're we're they're i'm i've we've you've i'd""".split()
+    that's thats it's what's whats there's here's you're we're they're i'm i've we've you've i'd
+    thing things stuff really""".split()
 )
-# The pronouns above name what the rest of the goal names ("make her a viewer"): no content.
+# The pronouns above name what the rest of the goal names ("make her a viewer"): no content;
+# nor do the nouns for "whatever it is" ("the newest thing you have").
 # "up"/"down" above are only filler when no scroll clause claims them (scroll is checked first).
 VERBS: Final[dict[str, frozenset[str]]] = {
     "click": frozenset(
@@ -34,8 +36,8 @@ VERBS: Final[dict[str, frozenset[str]]] = {
     "scroll": frozenset("scroll up down all way to top bottom very end beginning start of page".split()),
     "scrolled-top": frozenset("scroll up all way to top very beginning start of text page content contents list it".split()),
     "scrolled-bottom": frozenset("scroll down all way to bottom very end of text page content contents list it".split()),
-    "checked": frozenset("check tick select choose pick mark enable turn switch on activate".split()),
-    "unchecked": frozenset("uncheck untick deselect unselect clear disable turn switch off deactivate".split()),
+    "checked": frozenset("check tick select choose pick mark enable turn switch on activate add include".split()),
+    "unchecked": frozenset("uncheck untick deselect unselect clear disable turn switch off deactivate remove exclude".split()),
     "expanded": frozenset("expand open show unfold".split()),
     "collapsed": frozenset("collapse close hide fold".split()),
     "field_value": frozenset("type enter input write put fill set change update replace correct edit".split()),
@@ -53,6 +55,8 @@ SUBMIT_VERBS: Final[frozenset[str]] = frozenset("send submit save apply confirm"
 KEEP_WORDS: Final[frozenset[str]] = frozenset("draft drafts later".split())  # "Save draft", "Save for later"
 # Commit labels that only move on to the next step ("Continue", "Next", "Search"): nothing is sent yet.
 MOVE_ON_WORDS: Final[frozenset[str]] = frozenset("continue next go ok search login add".split())
+# How a goal asks for such a press: "then go on to payment", "proceed to checkout".
+MOVE_ON_VERBS: Final[frozenset[str]] = frozenset("go continue proceed next move on".split())
 # Words a person uses for the same intent, whichever the page's control says ("remove the
 # Winter menu" is done with "Delete permanently"). Data: one group per intent.
 SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
@@ -97,6 +101,14 @@ FIRST_PERSON: Final[frozenset[str]] = frozenset("i i'm im i've ive i'd we we're 
 REQUEST_WORDS: Final[frozenset[str]] = frozenset(
     "want wants wanted need needs needed would like wish must should have has please can could let".split()
 )
+# "I need …", "we'd like …": a request word after the user as subject only says the rest is
+# asked for; these may stand between them ("I really need", "we would also like").
+BETWEEN_USER_AND_REQUEST: Final[frozenset[str]] = frozenset("really also still just would do".split())
+# "whatever you sell", "the newest thing you have": the site's own catalogue, no requirement.
+SECOND_PERSON: Final[frozenset[str]] = frozenset("you u".split())
+OFFER_VERBS: Final[frozenset[str]] = frozenset("have has sell sells offer carry stock got".split())
+# "acc no 11223344", "ref nr 7": an abbreviation of "number" right before the number.
+NUMBER_ABBREVIATIONS: Final[frozenset[str]] = frozenset("no nr num".split())
 # Someone else, or the thing itself, as the subject: "he left in August", "it's ready".
 THIRD_PERSON: Final[frozenset[str]] = frozenset("he he's she she's they they're they've it it's".split())
 # Words that turn a verb into its opposite: "don't send it yet", "without deleting", "we no longer

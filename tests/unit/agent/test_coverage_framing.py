@@ -1,0 +1,54 @@
+"""Words that only frame a request (agent.policy.coverage.unaccounted): a correct contract
+accounts for the whole goal without them — and the same words, where they do ask for
+something, stay requirements."""
+
+from __future__ import annotations
+
+from agent.policy.coverage import unaccounted
+from verification.contract import Clause, ElementRef
+
+
+def _field(n: int, name: str, value: str) -> Clause:
+    return Clause(id=f"c{n}", kind="field_value", description=f"{name} holds {value}", target=ElementRef(name=name), value=value)
+
+
+def _press(n: int, name: str, container: str | None = None) -> Clause:
+    target = ElementRef(name=name, container=container)
+    return Clause(id=f"c{n}", kind="activated", description=f"{name} pressed", target=target, action="click", effect=True)
+
+
+def test_a_name_with_an_apostrophe_and_a_possessive_is_one_word() -> None:
+    goal = "grace o'connell's name should be Grace O'Connell-Byrne now"
+    assert unaccounted(goal, [_field(1, "Name", "Grace O'Connell-Byrne")]) == ()
+
+
+def test_a_search_operator_is_not_a_web_address() -> None:
+    goal = "search my mail for is:unread"
+    assert unaccounted(goal, [_field(1, "Search mail", "is:unread"), _press(2, "Search")]) == ()
+
+
+def test_no_before_a_number_says_number() -> None:
+    goal = "add Kowalski Plumbing as a payee sort code 309950 acc no 11223344"
+    clauses = [_field(1, "Payee name", "Kowalski Plumbing"), _field(2, "Sort code", "309950"), _field(3, "Account number", "11223344"), _press(4, "Add payee")]
+    assert unaccounted(goal, clauses) == ()
+    assert unaccounted("add Kowalski Plumbing as a payee, no reference", clauses[:1] + clauses[3:]) == ("no", "reference")
+
+
+def test_a_request_word_after_the_user_only_says_the_rest_is_asked() -> None:
+    delete = _press(1, "Delete", container="Spring menu")
+    assert unaccounted("I'd like to delete the Spring menu", [delete]) == ()
+    assert unaccounted("we really need to delete the Spring menu", [delete]) == ()
+    assert unaccounted("Like the Spring menu", [delete]) == ("Like",)  # a verb of its own here
+
+
+def test_what_you_sell_is_the_sites_catalogue() -> None:
+    add = _press(1, "Add to cart", container="Blue backpack")
+    assert unaccounted("add the blue backpack you sell to my cart", [add]) == ()
+    assert unaccounted("add the blue backpack to my cart, then sell it", [add]) == ("sell",)
+
+
+def test_add_a_checkbox_and_go_on_with_the_page_s_move_on_button() -> None:
+    insurance = Clause(id="c1", kind="control", description="Travel insurance is on", target=ElementRef(name="Travel insurance"), state="checked")
+    goal = "add travel insurance and then go on to payment"
+    assert unaccounted(goal, [insurance, _press(2, "Continue to payment")]) == ()
+    assert unaccounted(goal, [insurance]) == ("go", "payment")
