@@ -4,6 +4,7 @@ evidence): ``holds``, ``pending`` (not yet), or ``failed`` (the page shows other
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Final
 
@@ -147,4 +148,22 @@ def shown_otherwise(clause: Clause, page: PageState) -> str | None:
     shown = shown_under_caption(page, clause.target.name)
     if shown is None or value_matches(clause.value, shown, clause.match) or value_matches(clause.value, shown, "contains"):
         return None
+    if not comparable(clause.value, shown) or masked_tail(clause.value, shown):
+        return None
     return f"the page now shows {clause.target.name!r} as {shown!r}, not {clause.value!r}"
+
+
+_MASK: Final = re.compile(r"^[•●∙·*xX\s-]{2,}(?P<tail>\w+)$")
+
+
+def comparable(value: str, shown: str) -> bool:
+    """Could ``shown`` be the record's copy of ``value`` at all? A number is shown as a number
+    (with its mask), a word as words: "Help" under the column "Account number" is a table's
+    next line, not the account number the form saved."""
+    return any(ch.isdigit() for ch in value) == any(ch.isdigit() for ch in shown)
+
+
+def masked_tail(value: str, shown: str) -> bool:
+    """A masked copy of the value ("••••4321" for 87654321): the page shows only its end."""
+    match = _MASK.match(shown.strip())
+    return match is not None and re.sub(r"\W+", "", value).endswith(match["tail"])

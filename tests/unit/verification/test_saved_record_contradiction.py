@@ -69,3 +69,29 @@ def test_shown_under_caption_reads_one_value_or_none() -> None:
     assert shown_under_caption(page, "phone") == "555-0100"
     assert shown_under_caption(page, "Notes") is None  # the next line is another caption
     assert shown_under_caption(page, "Country") is None
+
+
+ACCOUNT = Clause(id="c1", kind="field_value", description="Account number holds 87654321", target=ElementRef(name="Account number"), value="87654321", before="c2")
+
+
+def _account_saved(text: str) -> Contract:
+    fields = lambda value: PageState.from_v3(  # noqa: E731
+        [{"i": "1", "r": "textbox", "n": "Account number", "v": value}, {"i": "2", "r": "btn", "n": "Save"}], url=URL + "/edit", text="Edit payee\nAccount number"
+    )
+    contract = start_contract(Contract(clauses=(ACCOUNT, SAVE)), fields("12345678"))
+    typed = check_contract(contract, fields("87654321"), step=1, previous=PreviousStep(step=0, action=Action(name="setValue", target="1", value="87654321"), hits=(), success=True, effect=True, observation="typed"))
+    return check_contract(typed, saved(text), step=2, previous=PreviousStep(step=1, action=Action(name="click", target="2"), hits=("c2",), success=True, effect=True, observation="the page changed"))
+
+
+@pytest.mark.parametrize(
+    ("text", "satisfied"),
+    [
+        ("Payees\nName\nSort code\nAccount number\nHelp", True),  # a column header, then the next block: no value of that kind
+        ("Priya Shah\nAccount number\n••••4321", True),  # masked: its end is the value's
+        ("Priya Shah\nAccount number: ****4321", True),
+        ("Priya Shah\nAccount number\n••••9999", False),  # masked, and another account
+        ("Priya Shah\nAccount number\n12345678", False),  # the old number: the server dropped it
+    ],
+)
+def test_a_saved_copy_is_compared_only_with_a_value_of_its_kind(text: str, satisfied: bool) -> None:
+    assert _account_saved(text).satisfied is satisfied
