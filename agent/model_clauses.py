@@ -41,6 +41,7 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
         kept = _yield_unseen(kept, contract, page, [c for c, ok in zip(proposed, shown, strict=True) if ok])
     before = set(unaccounted(goal, kept, contract.means))
     proposed = [_relinked(clause, proposed, kept) for clause in proposed]
+    occurrence = _occurrences(proposed)
     added = 0
     waiting: list[Clause] = []
     for position, clause in enumerate(proposed):
@@ -56,10 +57,14 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
             elif page is not None and _commits(clause) and any(w.before == clause.id for w in waiting):
                 waiting.append(clause)  # the press the waiting fields must hold for: it waits with them
             continue
-        if any(_same(clause, k) for k in kept):
-            continue  # already bound (a proposal merged on an earlier page)
+        bound = [k for k in kept if _same(clause, k)]
+        if len(bound) > occurrence[position]:  # already bound (a proposal merged on an earlier page)
+            same_id = bound[occurrence[position]].id
+            proposed = [p.model_copy(update={"before": same_id}) if p.before == clause.id else p for p in proposed]
+            continue
         after = set(unaccounted(goal, [*kept, clause], contract.means))
-        if not (before - after) and not (_commits(clause) and (added or contract.source == "merged")):
+        again = occurrence[position] > 0 and (_commits(clause) or clause.before is not None)
+        if not (before - after) and not (_commits(clause) and (added or contract.source == "merged")) and not again:
             if page is not None and clause.kind in LATE_KINDS:
                 waiting.append(clause)  # binds nothing new now; may, once a policy clause yields its words
             continue  # binds nothing new — unless it is a press that submits what was merged: a requirement more
@@ -116,6 +121,18 @@ def _linked(proposed: Sequence[Clause]) -> list[Clause]:
             commit = next((c for c in out[position + 1 :] if _commits(c)), None)
             if commit is not None:
                 out[position] = clause.model_copy(update={"before": commit.id})
+    return out
+
+
+def _occurrences(proposed: Sequence[Clause]) -> list[int]:
+    """Which time each clause says what an earlier one of the proposal says: the same press
+    made again, the same value held again for it ("invite Lena and Raj, both as Sales members":
+    the form is filled and sent twice). A repeat is its own requirement, never merged away."""
+    seen: list[Clause] = []
+    out = []
+    for clause in proposed:
+        out.append(sum(1 for s in seen if _same(clause, s)))
+        seen.append(clause)
     return out
 
 

@@ -216,3 +216,33 @@ def test_a_grounded_press_that_binds_nothing_yet_waits_for_the_words_a_policy_cl
     moved = merged.model_copy(update={"clauses": ()})
     back = merge_proposed(moved, goal, answers)
     assert "Accept and send application" in [c.target.name for c in back.clauses if c.target is not None]
+
+
+def test_a_form_sent_twice_is_two_requirements_each_held_when_its_own_press_is_made() -> None:
+    """'Invite Lena and Raj as Sales members': the same fields, the same values but the email,
+    the same press — twice. The repeat is not merged away, so Raj's invite is proven by the
+    second press, with Raj's values in the form when it was made."""
+    goal = "Add two new reps as regular Sales members: lena.fox@halyard.io and raj.iyer@halyard.io"
+    send = lambda cid: _clause(cid, "activated", "Send invite", action="click", effect=True)  # noqa: E731
+    proposal = [
+        _clause("m1", "field_value", "Email address", "lena.fox@halyard.io"), _clause("m2", "choice", "Role", "Member"),
+        _clause("m3", "choice", "Team", "Sales"), send("m4"),
+        _clause("m5", "field_value", "Email address", "raj.iyer@halyard.io"), _clause("m6", "choice", "Role", "Member"),
+        _clause("m7", "choice", "Team", "Sales"), send("m8"),
+    ]  # fmt: skip
+    page = PageState(url="https://admin.example/users", elements=(
+        PageElement(id="1", role="textbox", name="Email address"), PageElement(id="2", role="combobox", name="Role", options=("Member", "Viewer")),
+        PageElement(id="3", role="combobox", name="Team", options=("Sales", "Support")), PageElement(id="4", role="button", name="Send invite"),
+    ))  # fmt: skip
+    merged, _ = merge_model_clauses(Contract(goal=goal), goal, proposal, page)
+    presses = [c for c in merged.clauses if c.kind == "activated"]
+    assert len(presses) == 2
+    first, second = (c.id for c in presses)
+    tied = {c.value: [] for c in merged.clauses if c.value}
+    for clause in merged.clauses:
+        if clause.value:
+            tied[clause.value].append(clause.before)
+    assert tied["lena.fox@halyard.io"] == [first] and tied["raj.iyer@halyard.io"] == [second]
+    assert sorted(tied["Member"]) == sorted([first, second]) and sorted(tied["Sales"]) == sorted([first, second])
+    again, _ = merge_model_clauses(merged, goal, proposal, page)  # proposed again on a later page: nothing doubles
+    assert again.clauses == merged.clauses
