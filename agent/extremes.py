@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from agent.policy.coverage_lexicon import FILLER
 from verification import PageElement, PageState
-from verification.contract import fold, words
+from verification.contract import fold, parse_date, words
 
 _RECORDS: Final = ("row", "item", "listitem", "card", "article")
 MAX_PEERS: Final = 60
@@ -35,6 +35,7 @@ _PREVIOUS: Final = frozenset({"previous", "prev", "previous page", "newer"})
 _MONEY: Final = re.compile(r"[$£€]\s?(\d[\d,]*(?:\.\d{1,2})?)|(\d[\d,]*(?:\.\d{1,2})?)\s?(?:usd|eur|gbp)\b", re.IGNORECASE)
 _CLOCK: Final = re.compile(r"\b(\d{1,2}):(\d{2})\s*([ap])\.?m\.?|\b([01]?\d|2[0-3]):([0-5]\d)\b(?!\s*[ap]\.?m)", re.IGNORECASE)
 _LASTS: Final = re.compile(r"\b(\d{1,2})\s*h(?:rs?|ours?)?\s*(?:(\d{1,2})\s*m(?:in)?)?\b|\b(\d{1,3})\s*min\b", re.IGNORECASE)
+_DAY: Final = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s+[A-Za-z]{3,9}\.?,?\s+\d{4}\b|\b[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}\b")
 _RATING: Final = re.compile(r"(\d(?:\.\d)?)\s*(?:★|stars?\b|/\s*5\b|out of 5)|★\s*(\d(?:\.\d)?)|\brated\s+(\d(?:\.\d)?)", re.IGNORECASE)
 
 
@@ -44,6 +45,7 @@ _SORTED: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "clock": (("earliest",), ("latest",)),
     "lasts": (("shortest", "fastest", "quickest"), ("longest",)),
     "rating": ((), ("top", "best", "highest", "rating", "rated")),
+    "day": (("oldest",), ("newest", "latest", "recent", "new")),
 }
 
 
@@ -69,12 +71,16 @@ def _lasts(text: str) -> list[float]:
     return out
 
 
+def _days(text: str) -> list[float]:
+    return [float(d.toordinal()) for m in _DAY.finditer(text) if (d := parse_date(m.group())) is not None]
+
+
 def _ratings(text: str) -> list[float]:
     return [float(next(g for g in m.groups() if g)) for m in _RATING.finditer(text)]
 
 
 Figure = Callable[[str], list[float]]
-_NAMES: Final[dict[Figure, str]] = {_amounts: "money", _clock: "clock", _lasts: "lasts", _ratings: "rating"}
+_NAMES: Final[dict[Figure, str]] = {_amounts: "money", _clock: "clock", _lasts: "lasts", _ratings: "rating", _days: "day"}
 # The superlative, the figure it compares, and whether the least of it wins.
 _EXTREMES: Final[dict[str, tuple[Figure, bool]]] = {
     "cheapest": (_amounts, True),
@@ -83,6 +89,8 @@ _EXTREMES: Final[dict[str, tuple[Figure, bool]]] = {
     "shortest": (_lasts, True),
     "fastest": (_lasts, True),
     "quickest": (_lasts, True),
+    "newest": (_days, False),
+    "oldest": (_days, True),
 }
 # Two-word superlatives: "best rated", "top rated", "highest rated", "most expensive".
 _PAIRS: Final[dict[tuple[str, str], tuple[Figure, bool]]] = {
@@ -91,6 +99,7 @@ _PAIRS: Final[dict[tuple[str, str], tuple[Figure, bool]]] = {
     ("highest", "rated"): (_ratings, False),
     ("most", "expensive"): (_amounts, False),
     ("least", "expensive"): (_amounts, True),
+    ("most", "recent"): (_days, False),
 }
 
 

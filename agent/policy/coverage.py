@@ -284,7 +284,7 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
     parts that only say why (:func:`context_spans`) ask for nothing."""
     vocab = _with_same_intent(frozenset().union(*(clause_words(c) for c in clauses))) if clauses else frozenset()
     means_words = frozenset(w for phrase in means for w in _all_words(phrase))
-    means_words |= frozenset(_stem(w) for w in means_words)
+    means_words = _with_same_intent(means_words | frozenset(_stem(w) for w in means_words))
     missing: list[str] = []
     skip = context_spans(goal) + respelled_values(goal, clauses)
     terms = [t for t in goal_terms(goal) if not any(a <= t.start < b for a, b in skip)]
@@ -314,12 +314,12 @@ def _says_nothing_here(goal: str, term: Term) -> bool:
     "no" for "number" right before one ("acc no 11223344")."""
     word = fold(term.text)
     before = _RAW_WORD.findall(fold(goal[: term.start]).replace("’", "'"))
+    if word in OFFER_VERBS and before and before[-1] in SECOND_PERSON:
+        return True
     if word in REQUEST_WORDS:
         while before and before[-1] in BETWEEN_USER_AND_REQUEST:
             before.pop()
         return bool(before) and before[-1] in FIRST_PERSON
-    if word in OFFER_VERBS:
-        return bool(before) and before[-1] in SECOND_PERSON
     if word in NUMBER_ABBREVIATIONS:
         return re.match(r"\.?\s*#?\d", goal[term.start + len(term.text) :]) is not None
     return False

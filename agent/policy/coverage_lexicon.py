@@ -62,7 +62,7 @@ MOVE_ON_VERBS: Final[frozenset[str]] = frozenset("go continue proceed next move 
 SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
     frozenset("delete remove trash discard erase".split()),
     frozenset("buy purchase order".split()),
-    frozenset("find search look".split()),
+    frozenset("find search look filter show".split()),  # "show me only my unread mail" is done with a search
     frozenset("publish public".split()),  # "make the Spring menu public"
     frozenset("send email".split()),  # "email Tom my headshot" is done with "Send"
     frozenset("image picture pic photo".split()),

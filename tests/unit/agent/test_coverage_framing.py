@@ -25,6 +25,7 @@ def test_a_name_with_an_apostrophe_and_a_possessive_is_one_word() -> None:
 def test_a_search_operator_is_not_a_web_address() -> None:
     goal = "search my mail for is:unread"
     assert unaccounted(goal, [_field(1, "Search mail", "is:unread"), _press(2, "Search")]) == ()
+    assert unaccounted("show me only my unread mail (is:unread)", [_field(1, "Search mail", "is:unread"), _press(2, "Search")]) == ()
 
 
 def test_no_before_a_number_says_number() -> None:
@@ -45,6 +46,7 @@ def test_what_you_sell_is_the_sites_catalogue() -> None:
     add = _press(1, "Add to cart", container="Blue backpack")
     assert unaccounted("add the blue backpack you sell to my cart", [add]) == ()
     assert unaccounted("add the blue backpack to my cart, then sell it", [add]) == ("sell",)
+    assert unaccounted("whats the blue backpack you have? add it to my cart", [add]) == ()
 
 
 def test_add_a_checkbox_and_go_on_with_the_page_s_move_on_button() -> None:

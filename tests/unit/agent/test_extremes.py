@@ -37,7 +37,7 @@ def test_earliest_shortest_and_best_rated_compare_their_own_figures() -> None:
 def test_a_record_without_the_figure_or_without_peers_proves_nothing() -> None:
     assert proven_extremes("the cheapest one", ["cheapest"], [_whole("Trail tent", "Ridge tent $150")]) == set()
     assert proven_extremes("the cheapest one", ["cheapest"], [_whole("Trail tent $90")]) == set()
-    assert proven_extremes("the newest one", ["newest"], [_whole(*FLIGHTS)]) == set()  # no figure this module compares
+    assert proven_extremes("the newest one", ["newest"], [_whole(*FLIGHTS)]) == set()  # no date to compare
 
 
 def test_a_figure_read_two_ways_must_agree() -> None:
@@ -93,3 +93,16 @@ def test_a_list_sorted_to_put_the_extreme_first_proves_its_first_record_whose_fi
     assert proven_extremes("add the cheapest pack to my cart", ["cheapest"], [peers_of(packs[1], page)]) == set()  # not the first
     featured = PageState(url="https://shop.example/packs", elements=(sort.__class__(id="s", role="combobox", name="Sort by", value="Featured"), *packs))
     assert proven_extremes("add the cheapest pack to my cart", ["cheapest"], [peers_of(packs[0], featured)]) == set()
+
+
+def test_newest_and_oldest_compare_the_records_dates_or_a_sort_by_date() -> None:
+    posts = ("Harbour reopens · 12 Nov 2026", "Ferry fares rise · 2026-11-20", "Bridge vote · Nov 3, 2026")
+    assert proven_extremes("open the newest post", ["newest"], [_whole(*posts[1:], posts[0])]) == {"newest"}
+    assert proven_extremes("open the newest post", ["newest"], [_whole(*posts)]) == set()
+    assert proven_extremes("open the oldest post", ["oldest"], [_whole(posts[2], *posts[:2])]) == {"oldest"}
+    assert proven_extremes("open the most recent post", ["most", "recent"], [_whole(*posts[1:], posts[0])]) == {"most", "recent"}
+    items = [PageElement(id=str(i), role="button", name="Add to cart", container=(f"card: {t}", "section: Products")) for i, t in enumerate(("Filter Bottle", "Trail Mug"))]
+    newest_first = PageState(url="https://shop.example/all", elements=(PageElement(id="s", role="combobox", name="Sort by", value="Newest"), *items))
+    assert proven_extremes("whats the newest thing you have? add it to my cart", ["newest"], [peers_of(items[0], newest_first)]) == {"newest"}
+    assert proven_extremes("whats the newest thing you have? add it to my cart", ["newest"], [peers_of(items[1], newest_first)]) == set()
+    assert proven_extremes("add the oldest thing to my cart", ["oldest"], [peers_of(items[0], newest_first)]) == set()  # sorted the other way
