@@ -12,7 +12,8 @@ dismissal); then the dialog is the task's when
   once and never gives it to another, so an id seen before is the same element), the client
   ran the action — a click, or a key pressed on a control — and the dialog answers what was
   acted on: it repeats a word of that control's name (beyond words that only close things)
-  or of the row it sat in ("Cancel standing order to Easy Saver?" after that row's "Cancel"),
+  or of the row or section it sat in ("Cancel standing order to Easy Saver?" after that row's
+  "Cancel"; "Cancel standing order?" after a "Cancel" under "Your standing orders"),
   or the control now says it expanded (``aria-expanded``). A promotion a timer puts up just
   after an unrelated click shares neither, and is still closed;
 * or the action worked in it (the name typed into the confirmation the click before opened).
@@ -38,7 +39,8 @@ def task_opened(blocker: Blocker, page: PageState, last: TaskAction, *, ran: boo
     if last.metrics.get("contingency") is not None:
         return False  # what follows a dismissal came up on its own
     before = (last.before_state or {}).get("skeleton")
-    record = _record_of(str(last.metrics.get("target") or ""))
+    within = [str(c).partition(": ")[2] for c in last.metrics.get("within") or ()]
+    record = " ".join(within) or _record_of(str(last.metrics.get("target") or ""))
     return isinstance(before, Mapping) and opened_by(blocker, page, _actions(last), before, ran=ran, record=record)
 
 

@@ -36,7 +36,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
     step_index = task.step_index
     plan = state.get("plan")
     contract = state.get("contract")
-    hits, target, peers = _aimed_at(contract, outcome, page)
+    hits, target, peers, within = _aimed_at(contract, outcome, page)
     if (fired := state.get("contingency")) is not None and not fired.get("resends"):
         hits = ()  # a contingency's dismissal is never the goal's own click ("Click the button" is not "No thanks")
     chain = [dataclasses.replace(link, clause_hits=hits, target=target) if link.index == 0 else link for link in outcome.chain]
@@ -66,6 +66,7 @@ async def finalize(state: InteractState, runtime: Runtime[GraphContext]) -> dict
             "contingency": state.get("contingency"),
             "clause_hits": list(hits),
             "target": target,
+            "within": within,  # the rows and sections it sits in: a dialog about them answers it (agent.contingency.opened)
             "peers": peers,  # the list its record was picked from (agent.extremes)
             "memory": memory.wire(),
             "model_calls": usage.model_calls if (usage := UsageService.current()) is not None else 0,  # counted at the gateway
@@ -164,20 +165,22 @@ def _answer_snapshot(state: InteractState, memory: MemoryStatus, outcome: StepOu
     }
 
 
-def _aimed_at(contract: Contract | None, outcome: StepOutcome, page: PageState) -> tuple[tuple[str, ...], str | None, dict[str, Any] | None]:
+def _aimed_at(
+    contract: Contract | None, outcome: StepOutcome, page: PageState
+) -> tuple[tuple[str, ...], str | None, dict[str, Any] | None, list[str]]:
     """The event clauses this action would satisfy once verified (its target is the element
-    their reference resolves to on this page), its target as a person would name it, and the
-    records of the list it sits in (its own first)."""
+    their reference resolves to on this page), its target as a person would name it, the
+    records of the list it sits in (its own first), and the rows and sections it sits in."""
     if contract is None or outcome.status != "active" or not outcome.action:
-        return (), None, None
+        return (), None, None, []
     try:
         action = parse_action(outcome.action)
     except ActionSyntaxError:
-        return (), None, None
+        return (), None, None, []
     element = page.element(action.target) if action.target else None
     if element is None:
-        return clause_hits(contract, action, page), None, None
-    return clause_hits(contract, action, page), describe_element(element), peers_of(element, page)
+        return clause_hits(contract, action, page), None, None, []
+    return clause_hits(contract, action, page), describe_element(element), peers_of(element, page), list(element.container)
 
 
 def message_id(action_id: str) -> str:

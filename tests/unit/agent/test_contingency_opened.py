@@ -109,3 +109,21 @@ def test_a_dialog_about_the_record_whose_control_was_clicked_is_the_tasks() -> N
     other = sent('click("51")', before)
     other.metrics["target"] = "button 'Cancel' in row: J. Okafor · £850 monthly"
     assert not task_opened(blocker, after, other, ran=True)  # a dialog about another record
+
+
+def test_a_dialog_about_the_section_the_clicked_control_sat_in_is_the_tasks() -> None:
+    """The bank's own question names no row: "Cancel standing order?" after a "Cancel" in a
+    row under "Your standing orders" — the section says what the dialog is about."""
+    section = "section: Your standing orders"
+    rows = (el("50", "button", "Cancel", container=("row: Easy Saver · £200.00 · Every month", section)),)
+    question = ("dialog: Cancel standing order?",)
+    dialog = (el("60", "button", "Close", container=question), el("61", "button", "Yes, cancel it", container=question), el("62", "button", "Keep it", container=question))
+    before = page(*rows, el("70", "link", "Payments"))
+    after = page(el("50", "button", "Cancel", occluded=True, container=rows[0].container), el("70", "link", "Payments", occluded=True), *dialog)
+    last = sent('click("50")', before)
+    last.metrics["within"] = list(rows[0].container)
+    blocker = detect_blocker(after, "stop my £200 monthly savings standing order")
+    assert blocker is not None and task_opened(blocker, after, last, ran=True)
+    elsewhere = sent('click("70")', before)
+    elsewhere.metrics["within"] = ["section: Main menu"]
+    assert not task_opened(blocker, after, elsewhere, ran=True)
