@@ -16,7 +16,8 @@ dismissal); then the dialog is the task's when
   "Cancel"; "Cancel standing order?" after a "Cancel" under "Your standing orders"),
   or the control now says it expanded (``aria-expanded``). A promotion a timer puts up just
   after an unrelated click shares neither, and is still closed;
-* or the action worked in it (the name typed into the confirmation the click before opened).
+* or the action worked in it (the name typed into the confirmation the click before opened;
+  a "+" in a cart drawer that re-draws itself, its controls under new ids).
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ def task_opened(blocker: Blocker, page: PageState, last: TaskAction, *, ran: boo
     if last.metrics.get("contingency") is not None:
         return False  # what follows a dismissal came up on its own
     before = (last.before_state or {}).get("skeleton")
-    within = [str(c).partition(": ")[2] for c in last.metrics.get("within") or ()]
-    record = " ".join(within) or _record_of(str(last.metrics.get("target") or ""))
-    return isinstance(before, Mapping) and opened_by(blocker, page, _actions(last), before, ran=ran, record=record)
+    within = [str(c) for c in last.metrics.get("within") or ()]
+    record = " ".join(c.partition(": ")[2] for c in within) or _record_of(str(last.metrics.get("target") or ""))
+    return isinstance(before, Mapping) and opened_by(blocker, page, _actions(last), before, ran=ran, record=record, within=within)
 
 
 def _record_of(described: str) -> str:
@@ -52,7 +53,14 @@ def _record_of(described: str) -> str:
 
 
 def opened_by(
-    blocker: Blocker, page: PageState, actions: Sequence[Action], before: Mapping[str, Any], *, ran: bool = True, record: str = ""
+    blocker: Blocker,
+    page: PageState,
+    actions: Sequence[Action],
+    before: Mapping[str, Any],
+    *,
+    ran: bool = True,
+    record: str = "",
+    within: Sequence[str] = (),
 ) -> bool:
     """Did ``actions``, sent on the page whose skeleton is ``before``, open the dialog
     ``blocker`` is on ``page`` (the page after them), or work in it? ``record``: the text of
@@ -67,8 +75,11 @@ def opened_by(
     if any(e.id in seen for e in dialog):
         # It was there before the action: the task's only when the action worked in it (the
         # name typed into the confirmation it opened one step earlier).
+        # The control may be gone: a dialog that re-draws itself ("+" in a cart drawer) gives
+        # it a new id, but the action remembers the dialog it was in.
         inside = {e.id for e in dialog}
-        return any(a.target in inside for a in actions)
+        boxes = {c for e in dialog for c in e.container if c.startswith("dialog")}
+        return any(a.target in inside for a in actions) or bool(boxes.intersection(within))
     if not ran:
         return False  # the client could not run it: it opened nothing
     said = _dialog_words(dialog)

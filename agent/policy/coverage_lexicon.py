@@ -61,6 +61,7 @@ MOVE_ON_VERBS: Final[frozenset[str]] = frozenset("go continue proceed next move 
 # Winter menu" is done with "Delete permanently"). Data: one group per intent.
 SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
     frozenset("delete remove trash discard erase".split()),
+    frozenset("cancel stop terminate discontinue".split()),  # "stop my standing order" is done with its "Cancel"
     frozenset("buy purchase order".split()),
     frozenset("find search look filter show".split()),  # "show me only my unread mail" is done with a search
     frozenset("publish public".split()),  # "make the Spring menu public"

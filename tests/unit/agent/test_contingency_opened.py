@@ -127,3 +127,18 @@ def test_a_dialog_about_the_section_the_clicked_control_sat_in_is_the_tasks() ->
     elsewhere = sent('click("70")', before)
     elsewhere.metrics["within"] = ["section: Main menu"]
     assert not task_opened(blocker, after, elsewhere, ran=True)
+
+
+def test_a_dialog_that_redraws_itself_after_the_click_in_it_stays_the_tasks() -> None:
+    """A cart drawer's "+" re-draws the drawer: the "+" comes back under a new id, its title
+    and "Close cart" keep theirs. The click worked in the drawer — it is the task's."""
+    cart = ("dialog: Your cart",)
+    item = ("item: Merino Trail Socks M 2", *cart)
+    before = page(el("100", "button", "Close cart", container=cart), el("103", "button", "Increase quantity", container=item), el("9", "link", "Shop", occluded=True))
+    after = page(el("100", "button", "Close cart", container=cart), el("110", "button", "Increase quantity", container=("item: Merino Trail Socks M 3", *cart)), el("9", "link", "Shop", occluded=True))
+    last = sent('click("103")', before)
+    last.metrics["within"] = list(item)
+    blocker = detect_blocker(after, "bump the socks up to 3 packs")
+    assert blocker is not None and task_opened(blocker, after, last, ran=True)
+    last.metrics["within"] = []  # an action that did not remember where it was: only its id counts
+    assert not task_opened(blocker, after, last, ran=True)
