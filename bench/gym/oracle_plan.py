@@ -72,9 +72,11 @@ def _ref(step: Step) -> dict[str, Any]:
     ref: dict[str, Any] = {"name": label(step)[:200]}
     if step.role in _REF_ROLES:
         ref["role"] = step.role
-    if step.within is not None:
+    if step.within is not None and step.within.role in _CONTAINER_KINDS:
+        # Only a kind of box a page shows as one (a row, a dialog, a card…): a competent model
+        # names what it sees, and a toolbar is no container of the elements it is shown.
         ref["container"] = step.within.text[:200]
-        ref["container_kind"] = _CONTAINER_KINDS.get(step.within.role)
+        ref["container_kind"] = _CONTAINER_KINDS[step.within.role]
     return ref
 
 
