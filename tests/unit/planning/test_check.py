@@ -138,6 +138,29 @@ def test_value_used_as_a_target_counts() -> None:
     assert check.scores["completeness"] == 1.0
 
 
+@pytest.mark.parametrize(
+    ("goal", "typed"),
+    [
+        ("Add patient Jas, born 3/3/27", "03/03/2027"),  # a short year
+        ("Add patient Jas, born 1 Dec 2026", "01/12/2026"),  # either reading of day and month
+        ("Add patient Jas, born January 22nd", "01/22/2027"),  # the page gives the year
+        ("Add patient Jas with a deposit of £850", "850"),
+    ],
+)
+def test_the_goals_date_or_amount_as_the_field_takes_it_is_the_goals_value(goal: str, typed: str) -> None:
+    steps = [step(0, "open", "New patient"), step(1, "fill", "Name", "Jas"), step(2, "fill", "Date of birth", typed), step(3, "submit", "Save")]
+    check = _check(steps, goal=goal)
+    assert check.scores["completeness"] == 1.0 and check.scores["consistency"] == 1.0, check.feedback
+
+
+def test_another_date_is_not_the_goals() -> None:
+    steps = [step(0, "open", "New patient"), step(1, "fill", "Name", "Jas"), step(2, "fill", "Date of birth", "03/04/2027"), step(3, "submit", "Save")]
+    check = _check(steps, goal="Add patient Jas, born 3/3/27")
+    assert check.scores["completeness"] < 1.0 and check.scores["consistency"] < 1.0
+    steps[2] = step(2, "fill", "Date of birth", "01/12/2026")
+    assert _check(steps, goal="Add 1 patient named Jas").scores["consistency"] < 1.0  # a number is no date's day
+
+
 # ---------------------------------------------------------------- consistency
 
 
