@@ -25,17 +25,17 @@ feedback (and FAIL once the retries are used).
 from __future__ import annotations
 
 from collections.abc import Sequence
-import re
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from planning.blocks import Block
 from planning.goal_values import GoalValue, goal_values, implies_submission
+from planning.respelled import said_as_date, same_value
 from planning.plan import Plan, PlanStep, StepKind
 from planning.text import contains_phrase, fold, label_matches, quote
 from verification import ActionName, PageState
-from verification.contract import date_readings, match_for, parse_date, parse_month_day, value_matches, words
+from verification.contract import words
 
 Verdict = Literal["PASS", "RETRY", "FAIL"]
 
@@ -115,46 +115,6 @@ def _uses_value(step: PlanStep, wanted: str) -> bool:
     return step.value is not None and same_value(step.value, wanted)
 
 
-_SHORT_YEAR: Final = re.compile(r"^(\d{1,2})([/.-])(\d{1,2})\2(\d{2})$")
-
-
-def same_value(value: str, wanted: str) -> bool:
-    """``value`` is the goal's number, time or date ``wanted`` written the way a field takes
-    it: £850 as 850, 6 pm as 18:00, 3/3/27 or 3 March as 03/03/2027 (either reading of a
-    day/month pair)."""
-    how = match_for(wanted)
-    days = _days(value)
-    if how in ("number", "time"):
-        return not days and value_matches(wanted, value, how)  # "1" is no date's day
-    if not days:
-        return False
-    wanted_days = _days(wanted)
-    if wanted_days:
-        return bool(days & wanted_days)
-    month_day = parse_month_day(wanted)  # "January 22nd": the page gives the year
-    return month_day is not None and any((d.month, d.day) == month_day for d in days)
-
-
-def _said_as_date(value: str, goal: str) -> bool:
-    """The goal says the date ``value`` in words of its own ("1 Dec 2026", "January 22nd")."""
-    if not _days(value):
-        return False
-    tokens = [m.group() for m in re.finditer(r"\S+", goal)]
-    return any(
-        same_value(value, " ".join(tokens[i:j]).strip(",.;:"))
-        for i in range(len(tokens))
-        for j in range(i + 1, min(len(tokens), i + 4) + 1)
-    )
-
-
-def _days(text: str) -> set[Any]:
-    short = _SHORT_YEAR.match(text.strip())
-    if short is not None:
-        text = f"{short[1]}/{short[3]}/20{short[4]}"
-    found = {d for d in (parse_date(text), *date_readings(text)) if d is not None}
-    return found
-
-
 def _split_across(plan: Plan, wanted: str) -> bool:
     """A value the page takes in parts ("Dr Helen Okafor" as First name Helen, Last name
     Okafor; "22/11/1983" as Day, Month, Year): its main words each typed by a step, and at
@@ -195,7 +155,7 @@ def _known_value(value: str, goal: str, page: PageState, known: Sequence[str]) -
     sources = [goal, *known]
     if any(value in source for source in sources):
         return "exact"
-    if any(same_value(value, item.value) for item in goal_values(goal)) or _said_as_date(value, goal):
+    if any(same_value(value, item.value) for item in goal_values(goal)) or said_as_date(value, goal):
         return "exact"  # the goal's date or amount as the field takes it
     for element in page.elements:
         if value in element.options or value == element.name:
