@@ -105,6 +105,8 @@ def _stem(word: str) -> str:
     for suffix in ("ing", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
+    if word.endswith("e") and len(word) >= 4 and word[-2] not in "aeiou":
+        return word[:-1]  # "move" and "moving" meet at "mov"
     return word
 
 
@@ -182,11 +184,12 @@ def _word_covered(word: str, vocab: frozenset[str]) -> bool:
     # A word cut short names the label's word ("ref" for Reference, "Sept" for September).
     if len(word) < _MIN_ABBREVIATION or not word.isalpha() or word in _ACTION_WORDS:
         return False
-    return any(len(v) >= len(word) + 2 and v.startswith(word) for v in vocab)
+    return any(len(v) >= len(word) + 2 and v.startswith(word) and v not in _ACTION_STEMS for v in vocab)  # a label's word, not a verb
 
 
 _MIN_ABBREVIATION: Final = 3
 _ACTION_WORDS: Final = frozenset().union(*VERBS.values(), CHANGE_VERBS, SUBMIT_VERBS, COMMIT_WORDS)  # never cut short
+_ACTION_STEMS: Final = _ACTION_WORDS | {_stem(w) for w in _ACTION_WORDS}
 
 
 def _symbol_covered(symbol: str, clauses: Sequence[Clause]) -> bool:
@@ -224,9 +227,16 @@ def context_spans(goal: str) -> list[tuple[int, int]]:
         found = _RAW_WORD.findall(fold(text).replace("’", "'"))
         if not found or _VALUE_MARK.search(text) or _asks(found):
             continue
-        if found[0] in FIRST_PERSON or found[0] in THIRD_PERSON or (found[0] in MY and WRONG.intersection(found)):
+        if found[0] in FIRST_PERSON or found[0] in THIRD_PERSON or _mine_is_wrong(found):
             spans.append((a, b))
     return spans if len(spans) < len(parts) else []
+
+
+def _mine_is_wrong(found: list[str]) -> bool:
+    """"my birthday is wrong", "on the check your answers page my date of birth is wrong": the
+    user's own record, then a word saying it is wrong."""
+    mine = next((i for i, w in enumerate(found) if w in MY), None)
+    return mine is not None and any(w in WRONG for w in found[mine + 1 :])
 
 
 def _asks(found: list[str]) -> bool:

@@ -17,10 +17,11 @@ FILLER: Final[frozenset[str]] = frozenset(
     again all any some one each every both my our me i we us via using use up down
     he him his she her hers they them their theirs
     that's thats it's what's whats there's here's you're we're they're i'm i've we've you've i'd
-    thing things stuff really""".split()
+    thing things stuff really actually while page screen""".split()
 )
 # The pronouns above name what the rest of the goal names ("make her a viewer"): no content;
-# nor do the nouns for "whatever it is" ("the newest thing you have").
+# nor do the nouns for "whatever it is" ("the newest thing you have"), nor "page" / "screen"
+# ("save it on her profile page": the words before it say which).
 # "up"/"down" above are only filler when no scroll clause claims them (scroll is checked first).
 VERBS: Final[dict[str, frozenset[str]]] = {
     "click": frozenset(
@@ -49,7 +50,9 @@ VERBS: Final[dict[str, frozenset[str]]] = {
 }
 # Any change of state is asked for with these, whatever the control ("make Hannah an admin",
 # "move Zoe to Support", "switch the inbox to compact").
-CHANGE_VERBS: Final[frozenset[str]] = frozenset("make change update set move switch turn put".split())
+CHANGE_VERBS: Final[frozenset[str]] = frozenset(
+    "make change update set move switch turn put fix correct upgrade downgrade promote demote".split()
+)
 # A press that commits a form is what these ask for ("send £25 to Priya" ends on "Confirm payment").
 SUBMIT_VERBS: Final[frozenset[str]] = frozenset("send submit save apply confirm".split())
 KEEP_WORDS: Final[frozenset[str]] = frozenset("draft drafts later".split())  # "Save draft", "Save for later"
@@ -62,6 +65,8 @@ MOVE_ON_VERBS: Final[frozenset[str]] = frozenset("go continue proceed next move 
 SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
     frozenset("delete remove trash discard erase".split()),
     frozenset("cancel stop terminate discontinue".split()),  # "stop my standing order" is done with its "Cancel"
+    frozenset("require required mandatory compulsory".split()),  # "make 2FA mandatory": "Require two-factor …"
+    frozenset("everyone everybody all".split()),  # "for everyone": "… for all users"
     frozenset("buy purchase order".split()),
     frozenset("find search look filter show".split()),  # "show me only my unread mail" is done with a search
     frozenset("publish public".split()),  # "make the Spring menu public"

@@ -54,3 +54,26 @@ def test_add_a_checkbox_and_go_on_with_the_page_s_move_on_button() -> None:
     goal = "add travel insurance and then go on to payment"
     assert unaccounted(goal, [insurance, _press(2, "Continue to payment")]) == ()
     assert unaccounted(goal, [insurance]) == ("go", "payment")
+
+
+def _choice(n: int, name: str, value: str) -> Clause:
+    return Clause(id=f"c{n}", kind="choice", description=f"{name} is {value}", target=ElementRef(name=name), value=value)
+
+
+def test_words_of_one_intent_and_changes_said_otherwise() -> None:
+    require = Clause(id="c1", kind="control", description="on", target=ElementRef(name="Require two-factor authentication for all users"), state="checked")
+    assert unaccounted("Turn on mandatory two-factor auth for everyone", [require, _press(2, "Save settings")]) == ()  # "auth" cut short
+    goal = "Priya Raman is moving to the Design team; downgrade her to Member while you're at it"
+    clauses = [_choice(1, "Team", "Design"), _choice(2, "Role", "Member"), _press(3, "Save changes", container="Priya Raman")]
+    assert unaccounted(goal, clauses) == ()
+
+
+def test_a_word_cut_short_is_a_labels_word_never_a_verbs() -> None:
+    cancel = Clause(id="c1", kind="activated", description="x", target=ElementRef(name="Cancel subscription", role="button"), action="click", effect=True)
+    assert unaccounted("Cancel my Pro subscription", [cancel]) == ("Pro",)  # not "promote" cut short
+
+
+def test_my_record_said_to_be_wrong_anywhere_in_its_part_is_why() -> None:
+    goal = "On the check your answers page my date of birth is wrong – it should be 21/09/1987. Fix it and then send the application."
+    clauses = [_field(1, "Date of birth", "21/09/1987"), _press(2, "Accept and send application")]
+    assert unaccounted(goal, clauses) == ()
