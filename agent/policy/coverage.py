@@ -21,6 +21,7 @@ from typing import Final, Literal
 
 from agent.policy.coverage_lexicon import (
     BETWEEN_USER_AND_REQUEST,
+    COLLECTION_NOUNS,
     CHANGE_VERBS,
     CONTAINER_NOUNS,
     ELEMENT_NOUNS,
@@ -315,7 +316,16 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
             covered = True
         if not covered and term.text not in missing:
             missing.append(term.text)
-    return tuple(missing)
+    return tuple(w for w in missing if not _where_records_are(w, terms, missing))
+
+
+def _where_records_are(word: str, terms: Sequence[Term], missing: Sequence[str]) -> bool:
+    """A collection noun beside an accounted word ("my list of payees", "the payee list")."""
+    if fold(word) not in COLLECTION_NOUNS:
+        return False
+    at = next(i for i, t in enumerate(terms) if t.text == word)
+    beside = [terms[i] for i in (at - 1, at + 1) if 0 <= i < len(terms)]
+    return any(t.kind == "word" and t.text not in missing and t.text[0].isalnum() for t in beside)
 
 
 def _says_nothing_here(goal: str, term: Term) -> bool:

@@ -113,6 +113,8 @@ BETWEEN_USER_AND_REQUEST: Final[frozenset[str]] = frozenset("really also still j
 # "whatever you sell", "the newest thing you have": the site's own catalogue, no requirement.
 SECOND_PERSON: Final[frozenset[str]] = frozenset("you u".split())
 OFFER_VERBS: Final[frozenset[str]] = frozenset("have has sell sells offer carry stock got".split())
+# "my list of payees", "the payee list": a collection beside the records it holds says only where.
+COLLECTION_NOUNS: Final[frozenset[str]] = frozenset("list lists table".split())
 # "acc no 11223344", "ref nr 7": an abbreviation of "number" right before the number.
 NUMBER_ABBREVIATIONS: Final[frozenset[str]] = frozenset("no nr num".split())
 # Someone else, or the thing itself, as the subject: "he left in August", "it's ready".

@@ -77,3 +77,12 @@ def test_my_record_said_to_be_wrong_anywhere_in_its_part_is_why() -> None:
     goal = "On the check your answers page my date of birth is wrong – it should be 21/09/1987. Fix it and then send the application."
     clauses = [_field(1, "Date of birth", "21/09/1987"), _press(2, "Accept and send application")]
     assert unaccounted(goal, clauses) == ()
+
+
+def test_a_list_beside_the_records_it_holds_says_where() -> None:
+    delete = _press(1, "Delete", container="Greenfield Nursery")
+    payees = Clause(id="c2", kind="shown", description="the payees", value="payees")
+    assert unaccounted("please remove the nursery from my list of payees", [delete, payees]) == ()
+    name = Clause(id="c1", kind="field_value", description="Name holds Bob", target=ElementRef(name="Name", role="textbox"), value="Bob")
+    save = Clause(id="c2", kind="activated", description="Save", target=ElementRef(name="Save", role="button"), action="click", effect=True)
+    assert unaccounted("put Bob on the VIP list", [name, save]) == ("VIP", "list")  # which list: unsaid
