@@ -124,14 +124,16 @@ _FIELD_ROLES: Final = frozenset({"textbox", "searchbox"})
 
 
 def form_to_fill(controls: Sequence[PageElement], confirms: PageElement) -> bool:
-    """A dialog with an empty field and a "Send" it already allows is a form still to fill
-    (a compose window after "Forward"), not a question: the work goes on in it. A question
-    that wants something typed first is still one: its control stays disabled, or its field says
-    it confirms ("Type the repository name to confirm")."""
+    """A dialog with a field to type in and a "Send" it already allows is a form (a compose
+    window after "Forward"), not a question — filled or not: the work goes on in it (a
+    recipient picked from the suggestions, a file attached), and its "Send" is pressed when the
+    plan gets there, held then if the goal never asked for it. A question that wants something
+    typed first is still one: its control stays disabled, or its field says it confirms ("Type
+    the repository name to confirm")."""
     if "disabled" in confirms.states:
         return False
     return any(
-        (c.role in _FIELD_ROLES or (c.role == "combobox" and c.tag == "input")) and not (c.value or "").strip() and not {"disabled", "readonly"} & c.states
+        (c.role in _FIELD_ROLES or (c.role == "combobox" and c.tag == "input")) and not {"disabled", "readonly"} & c.states
         and "confirm" not in words(f"{c.name} {c.placeholder or ''}")
         for c in controls
     )  # fmt: skip
