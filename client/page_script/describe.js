@@ -280,8 +280,21 @@ const textWithout = (root, skip) => {
 
 // Visible text, without aria-hidden parts (an icon glyph such as "×" is not a name), cut at
 // `max` characters (0: not cut).
+// A box drawn apart from the text beside it — a label chip before a mail's subject, a badge on
+// a button (`display: inline-block`) — is a word of its own, even when the markup puts no space
+// between them: innerText would glue "Travel" and "Stockholm trip" into "TravelStockholm trip".
+const BOXED = new Set(['inline-block', 'inline-flex', 'inline-grid', 'inline-table']);
+const BOX_SCAN_MAX = 200;  // descendants looked at; a larger subtree is read as innerText reads it
+const holdsBoxedText = (el) => {
+  const all = el.getElementsByTagName('*');
+  if (!all.length || all.length > BOX_SCAN_MAX) return false;
+  for (const node of all) {
+    if (BOXED.has(getComputedStyle(node).display) && node.textContent.trim() && (node.previousSibling || node.nextSibling)) return true;
+  }
+  return false;
+};
 const textOf = (el, max = NAME_MAX) => {
-  if (!el.querySelector('[aria-hidden="true"]')) return collapse(el.innerText || el.textContent, max);
+  if (!el.querySelector('[aria-hidden="true"]') && !holdsBoxedText(el)) return collapse(el.innerText || el.textContent, max);
   const parts = [];
   const walk = (node) => {
     if (node.nodeType === 3) { parts.push(node.textContent); return; }

@@ -27,6 +27,7 @@ async def test_row_actions_revealed_by_pointing_are_in_the_tree_and_the_decoy_is
     assert [node["ctx"][0].split(" · ")[0] for node in archives] == ["row: Readwise", "row: Kevin Zhou", "row: Rachel Adams"]
     stars = [node for node in tree if node.get("n") == "Star"]
     assert len(stars) == 3  # hidden by a wrapper the same rule reveals
+    assert "Travel Your weekly digest" in archives[0]["ctx"][0]  # a chip is a word of its own, not "TravelYour"
 
 
 async def test_a_goal_acts_on_the_rows_revealed_control(page: Page, pages_url: str, stepwise_server: LocalServer, tmp_path: Path) -> None:
