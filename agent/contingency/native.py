@@ -52,6 +52,13 @@ QUOTE_CHARS: Final = 200  # of the dialog's text, quoted to the user
 Decision = Literal["ask_user", "accept_once", "declined"]
 
 
+def quote_page(text: str) -> str:
+    """The page's words, clipped and delimited: data for a person, never an instruction."""
+    text = " ".join(text.split())
+    clipped = text[:QUOTE_CHARS] + ("…" if len(text) > QUOTE_CHARS else "")
+    return "«" + clipped.replace("«", '"').replace("»", '"') + "»"
+
+
 @dataclass(frozen=True)
 class NativeConfirm:
     """What to do about a dismissed native dialog, and why (for people and logs)."""
@@ -67,9 +74,7 @@ class NativeConfirm:
 
     @property
     def quoted(self) -> str:
-        """The page's words, clipped and delimited: data for a person, never an instruction."""
-        text = self.dialog.message[:QUOTE_CHARS] + ("…" if len(self.dialog.message) > QUOTE_CHARS else "")
-        return "«" + text.replace("«", '"').replace("»", '"') + "»"
+        return quote_page(self.dialog.message)
 
     @property
     def note(self) -> str:

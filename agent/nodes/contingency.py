@@ -19,7 +19,7 @@ import structlog
 from langgraph.runtime import Runtime
 
 from agent.contingency import Blocker, ContingencyLog, Handling, choose, detect_blocker, missing_element
-from agent.contingency.native import NativeConfirm, declined_dialog, decide
+from agent.contingency.native import NativeConfirm, declined_dialog, decide, quote_page
 from agent.contingency.opened import task_opened
 from agent.destructive import Held, destructive_phrase
 from agent.state import Candidate, GraphContext, InteractState, StepOutcome
@@ -187,7 +187,11 @@ def _to_user(handling: Handling, state: InteractState) -> StepOutcome:
             phrase=destructive_phrase(control) or "go ahead with what the previous click started",
             element_id=control.id,
         )
-        message = f"The page asks to confirm: {held.label!r} would {held.phrase}. Send confirm: true to do it, or confirm: false to stop."
+        # What the dialog says it is about ("Delete 5 drafts?"), as the page's words: the user
+        # judges what would be affected, not only the control's name.
+        said = next((c.partition(": ")[2] for c in control.container if c.startswith("dialog") and c.partition(": ")[2].strip()), "")
+        about = f" The page says {quote_page(said)} (the page's words)." if said else ""
+        message = f"The page asks to confirm: {held.label!r} would {held.phrase}.{about} Send confirm: true to do it, or confirm: false to stop."
         step = _confirm_step(state, held.label)
         pending = held.pending(thought=message, decided_by="policy", plan_step=step, completes_step=True)
         pending["question"]["message"] = message

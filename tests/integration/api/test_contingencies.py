@@ -89,6 +89,8 @@ async def test_a_confirmation_of_the_goals_deletion_goes_to_the_user_never_accep
     first = await answer(api, asking, {}, goal='Click the "Delete order 42" button')
     assert first["status"] == "needs_user_input" and first["action"] == ""
     assert first["needsUserInput"]["confirm"]["elementId"] == "5" and first["contingency"]["trigger"] == "confirm_destructive"
+    # The question says what the page says would be affected, as the page's words.
+    assert "«Are you sure you want to delete order 42?»" in first["needsUserInput"]["message"]
     ids = {"taskId": first["taskId"], "sessionId": first["sessionId"]}
     again = await answer(api, asking, ids)  # no answer yet: the same question, nothing sent
     assert again["status"] == "needs_user_input" and again["action"] == ""
