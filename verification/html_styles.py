@@ -9,9 +9,7 @@ it no size (``width`` and ``height`` of at most 1px with ``overflow: hidden`` or
 ``<style>`` selectors are matched with Lexbor's CSS engine (the one the extraction already
 uses); a selector it cannot parse, a pseudo-element, and rules inside ``@media`` or other
 at-rules (they may not apply to this screen) are left out: what cannot be known is not
-assumed hidden. Linked stylesheets are not fetched. A node a rule shows again under
-``:hover`` / ``:focus-within`` / ``:focus-visible`` (a row's actions, ``tr:hover .act {
-opacity: 1 }``) is not hidden: a person points at the row to see it.
+assumed hidden. Linked stylesheets are not fetched.
 """
 
 from __future__ import annotations
@@ -155,34 +153,7 @@ def hidden_by_stylesheet(
     out = [node for mem, node in hidden_at.items() if mem not in contested]
     if contested and len(hiding) + len(others) <= MAX_CASCADE:
         out += _cascade(select, root, hiding + others, {m: hidden_at[m] for m in contested})
-    revealed = _revealed_by_pointing(select, root, showing)
-    return [node for node in out if node.mem_id not in revealed]
-
-
-_POINTED: Final = re.compile(r":(?:hover|focus-within|focus-visible)\b")
-
-
-def _revealed_by_pointing(
-    select: Callable[[str, LexborNode], list[LexborNode]], root: LexborNode, showing: list[tuple[int, str, Declarations]]
-) -> set[int]:
-    """Nodes a rule shows again while they (or their row) are pointed at or focused
-    (``tr:hover .act { opacity: 1 }``): a mail list's row actions are there for a person, who
-    points at the row and clicks — as the page script reads them in the browser."""
-    selectors = []
-    for _n, selector, decls in showing:
-        if not _POINTED.search(selector):
-            continue
-        opacity = decls.get("opacity", ("", False))[0]
-        visible = decls.get("visibility", ("", False))[0] == "visible"
-        try:
-            opaque = opacity != "" and float(opacity.rstrip("%")) > 0
-        except ValueError:
-            opaque = False
-        if opaque or visible:
-            selectors.append(_POINTED.sub("", selector).strip() or "*")
-    if len(selectors) > MAX_RULES:
-        return set()
-    return set(_matched(select, selectors, root))
+    return out
 
 
 MAX_CASCADE: Final = 200

@@ -99,7 +99,6 @@ const extract = (opts) => {
   const modal = openModal();
   suggestionLists.clear();
   repeatedEntries.clear();
-  revealRules = null;  // the page's style sheets may have changed since the last capture
   overflowMenus.clear();
   const containers = containerReader();
   const used = new Set();

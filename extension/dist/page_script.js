@@ -160,53 +160,9 @@ const isPerceivable = (el) => {
   if (!isVisible(el)) return false;
   if (el.closest('[inert], [aria-hidden="true"]')) return false;
   if (!isTransparent(el)) return true;
-  if (revealedByPointing(el)) return true;
   const field = isFormControl(el) && !FIELD_BUTTON_TYPES.has((el.getAttribute('type') || '').toLowerCase());
   if (!field || getComputedStyle(el).opacity !== '0') return false;
   return !el.parentElement || !isTransparent(el.parentElement);
-};
-
-// A control drawn only while its row is pointed at or focused (a mail list's "Archive" and
-// "Move to Inbox" on each row: `tr:hover .act { opacity: 1 }`) is there for a person: they point
-// at the row and click it. The page's own style sheets say so — a rule under :hover or
-// :focus-within that makes the transparent box (the control or the wrapper that hides it)
-// opaque again. A transparent decoy no rule reveals stays out. The rules are read once per
-// capture (revealRules is reset by extract); a cross-origin sheet cannot be read and reveals
-// nothing.
-let revealRules = null;
-const POINTED = /:hover|:focus-within|:focus-visible/g;
-const readRevealRules = () => {
-  const found = [];
-  const visit = (rules) => {
-    for (const rule of Array.from(rules || [])) {
-      if (!rule.selectorText) {
-        try { if (rule.cssRules) visit(rule.cssRules); } catch (e) { /* unreadable group */ }
-        continue;
-      }
-      if (!/:hover|:focus-within|:focus-visible/.test(rule.selectorText)) continue;
-      const opacity = rule.style.getPropertyValue('opacity');
-      if (!(opacity !== '' && parseFloat(opacity) > 0) && rule.style.getPropertyValue('visibility') !== 'visible') continue;
-      for (const part of rule.selectorText.split(',')) {
-        if (/:hover|:focus-within|:focus-visible/.test(part)) found.push(part.replace(POINTED, '').trim() || '*');
-      }
-    }
-  };
-  for (const sheet of Array.from(document.styleSheets)) {
-    try { visit(sheet.cssRules); } catch (e) { /* a cross-origin sheet */ }
-  }
-  return found;
-};
-const revealedByPointing = (el) => {
-  if (revealRules === null) revealRules = readRevealRules();
-  if (!revealRules.length) return false;
-  let hidden = 0;
-  for (let node = el; node && node !== document.body; node = node.parentElement) {
-    if (getComputedStyle(node).opacity !== '0') continue;
-    hidden += 1;
-    const revealed = revealRules.some((selector) => { try { return node.matches(selector); } catch (e) { return false; } });
-    if (!revealed) return false;  // the box that hides it stays hidden whatever is pointed at
-  }
-  return hidden > 0;  // a page fading in as a whole (its body transparent) reveals nothing by pointing
 };
 
 const roleOf = (el) => {
@@ -909,7 +865,6 @@ const extract = (opts) => {
   const modal = openModal();
   suggestionLists.clear();
   repeatedEntries.clear();
-  revealRules = null;  // the page's style sheets may have changed since the last capture
   overflowMenus.clear();
   const containers = containerReader();
   const used = new Set();

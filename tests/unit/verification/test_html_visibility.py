@@ -98,11 +98,3 @@ def test_an_inert_subtree_is_covered() -> None:
     state = page('<div inert><button data-llm-id="x">Save</button></div><button data-llm-id="y">Save</button>')
     assert state.element("x").occluded and not state.element("y").occluded  # type: ignore[union-attr]
 
-
-def test_a_rows_actions_shown_when_it_is_pointed_at_are_there_and_a_decoy_is_not() -> None:
-    css = ".act { opacity: 0 } tr:hover .act, tr:focus-within .act { opacity: 1 } .tools { opacity: 0 } tr:hover .tools { opacity: 1 } .faded { opacity: 0 }"
-    row = '<table><tr><td>Readwise</td><td><span class="tools"><button data-llm-id="s">Star</button></span></td>'
-    row += '<td><button data-llm-id="a" class="act" aria-label="Archive">x</button></td></tr></table>'
-    state = page('<button data-llm-id="d" class="faded" aria-label="Archive">x</button>' + row, css)
-    assert not hidden(state, "a") and not hidden(state, "s")
-    assert hidden(state, "d")
