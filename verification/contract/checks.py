@@ -235,11 +235,14 @@ def _event(clause: Clause, contract: Contract, previous: PreviousStep | None) ->
         return None
     if not previous.success:
         return ClauseResult(id=clause.id, status="pending", detail=f"step {previous.step}: the action did not verify")
-    missing = [c for c in contract.preconditions(clause.id) if previous.step not in contract.held_at.get(c.id, [])]
+    # Confirming in the dialog the press opened completes that press: the form was committed
+    # with the values it held when the press was made (the dialog hides the form meanwhile).
+    committed = old.evidence.step if old.awaiting and old.evidence is not None else previous.step
+    missing = [c for c in contract.preconditions(clause.id) if committed not in contract.held_at.get(c.id, [])]
     if missing:
         what = "; ".join(c.description for c in missing)
-        return ClauseResult(id=clause.id, status="pending", detail=f"step {previous.step} was done before this held: {what}")
-    evidence = Evidence(step=previous.step, observation=previous.observation, element=previous.element)
+        return ClauseResult(id=clause.id, status="pending", detail=f"step {committed} was done before this held: {what}")
+    evidence = Evidence(step=committed, observation=previous.observation, element=previous.element)
     if previous.confirming:
         return ClauseResult(
             id=clause.id,

@@ -3,6 +3,7 @@ the task began; state clauses versus event clauses; preconditions; honest proof.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -87,6 +88,27 @@ def test_a_precondition_that_held_at_the_commit_keeps_holding_after_the_form_is_
     listing = page({"i": "9", "r": "link", "n": "Jas"}, url="https://app.example/patients")
     after = check_contract(contract, listing, step=1, previous=step(0, 'click("2")', ("c2",)))
     assert after.satisfied
+
+
+def _confirm_dialog() -> PageState:
+    """The page behind a modal "Confirm your booking" dialog: only the dialog is in the tree."""
+    return page({"i": "5", "r": "dialog", "n": "Confirm your booking"}, {"i": "6", "r": "btn", "n": "Confirm and pay"}, {"i": "7", "r": "btn", "n": "Cancel"})
+
+
+def test_values_that_held_when_pay_was_pressed_are_committed_by_the_confirmation_dialog_it_opened() -> None:
+    name = Clause(id="c1", kind="field_value", description="Name on card holds Rosa", target=ElementRef(name="Name on card"), value="Rosa", before="c2")
+    pay = Clause(id="c2", kind="activated", description="Pay now", target=ElementRef(name="Pay now"), action="click", effect=True)
+    form = lambda value: page({"i": "1", "r": "inp", "n": "Name on card", "v": value}, {"i": "2", "r": "btn", "n": "Pay now"})  # noqa: E731
+    typed = check_contract(start_contract(Contract(clauses=(name, pay)), form("")), form("Rosa"), step=1, previous=step(0, 'hover("1")', ()))
+    asked = check_contract(typed, _confirm_dialog(), step=2, previous=replace(step(1, 'click("2")', ("c2",)), confirming="Confirm and pay"))
+    assert asked.result("c2").awaiting == "Confirm and pay" and not asked.satisfied
+    booked = page({"i": "9", "r": "link", "n": "My trips"}, url="https://app.example/booked", messages=("Booking confirmed",))
+    done = check_contract(asked, booked, step=3, previous=step(2, 'click("6")', ("c2",)))
+    assert done.satisfied and done.result("c1").detail == "held when step 1 was done"
+    # Typed only after Pay now was pressed (the field was empty then): never committed.
+    early = check_contract(start_contract(Contract(clauses=(name, pay)), form("")), _confirm_dialog(), step=1, previous=replace(step(0, 'click("2")', ("c2",)), confirming="Confirm and pay"))
+    late = check_contract(early, booked, step=2, previous=step(1, 'click("6")', ("c2",)))
+    assert not late.satisfied and "before this held" in late.result("c2").detail
 
 
 def test_a_commit_without_a_visible_effect_is_unproven_not_done() -> None:
