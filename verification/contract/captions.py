@@ -104,3 +104,25 @@ def named_by_caption(
                 continue
         found.append((score * 0.9, order, element))
     return found
+
+
+# A form row a field sits in alone: "First payment date · Must be at least one day from today".
+_FIELD_ROWS: Final = ("item:", "listitem:", "group:")
+ROW_CAPTION_SCORE: Final = 0.85
+
+
+def named_by_row_caption(
+    name_words: tuple[str, ...], fields: list[tuple[int, PageElement]], *, words: Words
+) -> list[tuple[float, int, PageElement]]:
+    """A field captioned by a text its label is not tied to: the only one of ``fields`` in its
+    form row, the row's text opening with the name ("First payment date" over a box whose own
+    name is its placeholder "DD/MM/YYYY")."""
+    rows: dict[str, list[tuple[int, PageElement]]] = {}
+    for order, element in fields:
+        if element.container and element.container[0].startswith(_FIELD_ROWS):
+            rows.setdefault(element.container[0], []).append((order, element))
+    found = []
+    for row, members in rows.items():
+        if len(members) == 1 and words(row.partition(":")[2])[: len(name_words)] == name_words:
+            found.append((ROW_CAPTION_SCORE, *members[0]))
+    return found

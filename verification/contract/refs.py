@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from verification.contract.captions import named_by_caption
+from verification.contract.captions import named_by_caption, named_by_row_caption
 from verification.contract.model import ElementRef, RefRole
 from verification.contract.records import exact_entries, in_open_view
 from verification.contract.wording import fold, record_names, words, words_within
@@ -236,7 +236,12 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         placed = not (ref.container or ref.container_kind) or _in_container(ref, element)
         if not placed and not ref.record:
             continue
-        score = _name_score(ref_words, element) if ref_words else 0.9
+        if ref_words:
+            score = _name_score(ref_words, element)
+        elif ref.name.strip():  # a label of function words only ("To", "From"): that label, spelt so
+            score = 1.0 if fold(ref.name).strip(" :") in {fold(element.name).strip(" :"), fold(element.placeholder or "").strip(" :")} else 0.0
+        else:
+            score = 0.9
         if score == 0.0:
             continue
         if ref.role is not None and element.role == ref.role:
@@ -248,6 +253,9 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
         scored = _named_by_type(ref, page, family, roles)
     if not scored and ref_words:
         scored = _captioned(ref, page, family, roles)
+    if not scored and ref_words:
+        pool = [(o, e) for o, e in enumerate(page.elements) if e.role in _FIELD_ROLES and (family is None or e.role in family)]
+        scored = named_by_row_caption(ref_words, [(o, e) for o, e in pool if (roles is None or e.role in roles) and perceivable(e, page)], words=words)
     if ref.field_kind is not None:
         # "the text area" vs "the text box" where the page has both: the kind named is preferred.
         # Where the page does not say which field is which (a V3 tree without `ty`), several

@@ -338,3 +338,23 @@ def test_a_labelled_fields_placeholder_names_it_only_when_said_whole() -> None:
     assert not resolve_ref(ElementRef(name="name", role="textbox"), shown).found
     assert resolve_ref(ElementRef(name="CVC", role="textbox"), shown).element.id == "c"  # type: ignore[union-attr]
     assert resolve_ref(ElementRef(name="email", role="textbox"), shown).element.id == "e"  # type: ignore[union-attr]
+
+
+def test_a_field_named_only_by_its_form_rows_caption_is_found_by_that_caption() -> None:
+    row = lambda caption: ["item: " + caption, "section: Standing order details"]  # noqa: E731
+    form = page(
+        {"i": "a", "r": "inp", "n": "Amount", "ctx": row("Amount £")},
+        {"i": "d", "r": "inp", "n": "DD/MM/YYYY", "ctx": row("First payment date Must be at least one day from today")},
+        {"i": "f", "r": "inp", "n": "From", "ctx": row("Travel dates From To")},
+        {"i": "t", "r": "inp", "n": "To", "ctx": row("Travel dates From To")},
+    )
+    assert resolve_ref(ElementRef(name="First payment date"), form).element.id == "d"  # type: ignore[union-attr]
+    assert not resolve_ref(ElementRef(name="payment date"), form).found  # the caption opens the row
+    assert not resolve_ref(ElementRef(name="Travel dates"), form).found  # a row with two fields names neither
+
+
+def test_a_label_of_function_words_only_names_that_field_and_no_other() -> None:
+    inbox = page({"i": "s", "r": "inp", "n": "Search mail"})
+    assert not resolve_ref(ElementRef(name="To"), inbox).found  # never "any text box"
+    compose = page({"i": "s", "r": "inp", "n": "Search mail"}, {"i": "t", "r": "inp", "n": "To"}, {"i": "c", "r": "inp", "n": "Cc"})
+    assert resolve_ref(ElementRef(name="To"), compose).element.id == "t"  # type: ignore[union-attr]
