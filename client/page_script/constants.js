@@ -1,7 +1,7 @@
 // Fragment of the in-page script (what it looks for); the extension build joins the fragments, in
 // parts.json order, into one function scope: names are shared across files.
 
-const VERSION = 10;
+const VERSION = 11;
 if (window.__stepwise && window.__stepwise.version === VERSION) return;
 
 const ATTR = 'data-llm-id';

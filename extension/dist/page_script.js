@@ -2,7 +2,7 @@
 // Fragment of the in-page script (what it looks for); the extension build joins the fragments, in
 // parts.json order, into one function scope: names are shared across files.
 
-const VERSION = 10;
+const VERSION = 11;
 if (window.__stepwise && window.__stepwise.version === VERSION) return;
 
 const ATTR = 'data-llm-id';
@@ -836,11 +836,11 @@ const messages = () => {
     if (found.some((m) => m.el.contains(el) && m.text === text)) continue;
     seen.add(text);
     const hint = `${typeof el.className === 'string' ? el.className : ''} ${el.id}`.toLowerCase();
-    const role = (el.getAttribute('role') || '').toLowerCase();
     let kind = 'info';
+    // A role="alert" alone says "announce this", not "this failed" ("3 invoices are overdue"):
+    // it travels as a status line, and the service reads from its words whether it is an error.
     if (/error|danger|invalid|fail|warning/.test(hint)) kind = 'error';
     else if (/success|saved|complete|confirm/.test(hint)) kind = 'success';
-    else if (role === 'alert') kind = 'error';
     found.push({ el, kind, text });
   }
   return found.map(({ kind, text }) => ({ kind, text }));
