@@ -16,111 +16,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
+from agent.policy.coverage_framing import context_spans, labels_value_after, names_its_kind, phrasal_covered, says_nothing_here, where_records_are
 from agent.policy.coverage_lexicon import (
-    BETWEEN_USER_AND_REQUEST,
-    COLLECTION_NOUNS,
     CHANGE_VERBS,
     CONTAINER_NOUNS,
     ELEMENT_NOUNS,
     FILLER,
-    FIRST_PERSON,
     KEEP_WORDS,
     MOVE_ON_VERBS,
     MOVE_ON_WORDS,
-    MY,
     NAME_MARKERS,
-    NEGATIONS,
-    NUMBER_ABBREVIATIONS,
-    OFFER_VERBS,
     ORDINAL_WORDS,
-    PRONOUN_OBJECTS,
-    REQUEST_WORDS,
     ROLE_NOUNS,
     SAME_INTENT,
-    SECOND_PERSON,
     SUBMIT_VERBS,
-    THIRD_PERSON,
     VERBS,
-    WRONG,
 )
+from agent.policy.coverage_terms import Term, all_words, goal_terms, stem, word_covered
 from agent.policy.date_parts import dates_in_parts, goal_dates, part_of
 from agent.policy.lexicon import QUANTITY_WORDS
-from agent.policy.text import QUOTED, quoted_text
 from verification.contract import COMMIT_WORDS, Clause, ElementRef, date_readings, fold, parse_date, parse_month_day, parse_time, words
-from verification.contract.wording import RECORD_NOUNS
-
-_PART_BREAK: Final = re.compile(r"[.!?;]+(?:\s+|$)|,\s+|\s+[-–—]\s+")
-_VALUE_MARK: Final = re.compile(r"[0-9\"“”@$€£]|(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])")  # a digit, a quote (not an apostrophe), a currency
-_RAW_WORD: Final = re.compile(r"[a-z0-9]+(?:['’][a-z]+)*")
-_ORDINAL: Final = re.compile(r"^\d+(?:st|nd|rd|th)$")
-
-# An address: a scheme with "//" (or mailto:, tel:), or www. — never a search operator ("is:unread").
-_URL: Final = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|mailto:|tel:|www\.)[^\s\"'<>]+", re.IGNORECASE)
-_EMAIL: Final = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_DATE: Final = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b")
-_TOKEN: Final = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*|[$€£%#@&]")  # "O'Connell's" is one word
-
-TermKind = Literal["quoted", "url", "email", "date", "word"]
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    """One thing the goal says that a clause must account for."""
-
-    text: str  # as the user wrote it (quotes removed)
-    kind: TermKind
-    start: int
-
-
-def goal_terms(goal: str) -> list[Term]:
-    """Quoted values, addresses, dates, then every remaining word that is not filler."""
-    terms: list[Term] = []
-    taken: list[tuple[int, int]] = []
-    for pattern, kind in ((QUOTED, "quoted"), (_URL, "url"), (_EMAIL, "email"), (_DATE, "date")):
-        for match in pattern.finditer(goal):
-            if any(match.start() < end and start < match.end() for start, end in taken):
-                continue
-            text = quoted_text(match) if kind == "quoted" else match.group(0)
-            if text and text.strip():
-                taken.append((match.start(), match.end()))
-                terms.append(Term(text.strip().rstrip(".,;"), kind, match.start()))  # type: ignore[arg-type]
-    for match in _TOKEN.finditer(goal):
-        if any(start <= match.start() < end for start, end in taken):
-            continue
-        word = fold(match.group(0))
-        if word in FILLER:
-            continue
-        terms.append(Term(match.group(0), "word", match.start()))
-    return sorted(terms, key=lambda t: t.start)
-
-
-def stem(word: str) -> str:
-    """A word without its plain suffix ("payees" → payee, "cancelling" → cancell)."""
-    return _stem(word)
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    if word.endswith("e") and len(word) >= 4 and word[-2] not in "aeiou":
-        return word[:-1]  # "move" and "moving" meet at "mov"
-    return word
-
-
-def _all_words(text: str) -> set[str]:
-    """The words of a label, as written and canonical ("Sign in" → sign, in, login), and
-    without a possessive ("John's Pizza" → john)."""
-    found = set(words(text)) | set(_RAW_WORD.findall(fold(text)))
-    return found | {re.sub(r"['’]s?$", "", w) for w in found}
-
-
-def _canonical(word: str) -> str:
-    found = words(word)
-    return found[0] if found else word
 
 
 def clause_words(clause: Clause) -> frozenset[str]:
@@ -145,18 +62,18 @@ def clause_words(clause: Clause) -> frozenset[str]:
         else:
             out |= MOVE_ON_VERBS
     if target is not None:
-        out |= _all_words(target.name) | ELEMENT_NOUNS | ORDINAL_WORDS
+        out |= all_words(target.name) | ELEMENT_NOUNS | ORDINAL_WORDS
         if target.name.strip():
             out |= NAME_MARKERS
         out |= ROLE_NOUNS.get(target.role or "", frozenset()) if target.role else set().union(*ROLE_NOUNS.values())
         if target.container or target.container_kind:
-            out |= _all_words(target.container or "") | CONTAINER_NOUNS
-    out |= _all_words(clause.value or "")
+            out |= all_words(target.container or "") | CONTAINER_NOUNS
+    out |= all_words(clause.value or "")
     if clause.read is not None:  # a value read on the page: the words that say where
-        out |= _all_words(f"{clause.read.row or ''} {clause.read.column or ''}")
+        out |= all_words(f"{clause.read.row or ''} {clause.read.column or ''}")
     if clause.kind == "activated" and clause.action == "press" and clause.value:
         out |= {fold(clause.value)}
-    return frozenset(_stem(w) for w in out) | frozenset(out)
+    return frozenset(stem(w) for w in out) | frozenset(out)
 
 
 def _quoted_covered(text: str, clause: Clause) -> bool:
@@ -177,22 +94,6 @@ def _kind_words(target: ElementRef) -> frozenset[str]:
     return ROLE_NOUNS.get(target.role or "", frozenset()) | ({"radio button"} if target.role == "radio" else frozenset())
 
 
-def _word_covered(word: str, vocab: frozenset[str]) -> bool:
-    if _ORDINAL.match(word) is not None and "first" in vocab:
-        return True
-    if any(w in vocab or _stem(w) in vocab for w in (word, _canonical(word))):
-        return True
-    # A word cut short names the label's word ("ref" for Reference, "Sept" for September).
-    if len(word) < _MIN_ABBREVIATION or not word.isalpha() or word in _ACTION_WORDS:
-        return False
-    return any(len(v) >= len(word) + 2 and v.startswith(word) and v not in _ACTION_STEMS for v in vocab)  # a label's word, not a verb
-
-
-_MIN_ABBREVIATION: Final = 3
-_ACTION_WORDS: Final = frozenset().union(*VERBS.values(), CHANGE_VERBS, SUBMIT_VERBS, COMMIT_WORDS)  # never cut short
-_ACTION_STEMS: Final = _ACTION_WORDS | {_stem(w) for w in _ACTION_WORDS}
-
-
 def _symbol_covered(symbol: str, clauses: Sequence[Clause]) -> bool:
     texts = [c.value or "" for c in clauses] + [c.target.name for c in clauses if c.target is not None]
     texts += [c.target.container or "" for c in clauses if c.target is not None]  # "@" of "the post by @leo"
@@ -208,49 +109,6 @@ def _labels_value(goal: str, term: Term, following: Term | None, clauses: Sequen
     if between.strip(" :=\"“'") != "":
         return False
     return any(c.kind in ("field_value", "choice") and _quoted_covered(following.text, c) for c in clauses)
-
-
-def context_spans(goal: str) -> list[tuple[int, int]]:
-    """The parts of ``goal`` that only say why — a sentence or a comma's clause with the user
-    as its subject, no request word and no value ("I got married! Please change my last name
-    to …", "remove the nursery, we don't need it anymore") — as (start, end) offsets. A goal
-    that is all such parts has none: then it is the request."""
-    parts: list[tuple[int, int]] = []
-    start = 0
-    for brk in _PART_BREAK.finditer(goal):
-        parts.append((start, brk.start()))
-        start = brk.end()
-    parts.append((start, len(goal)))
-    parts = [(a, b) for a, b in parts if goal[a:b].strip()]
-    spans = []
-    for a, b in parts:
-        text = goal[a:b]
-        found = _RAW_WORD.findall(fold(text).replace("’", "'"))
-        if not found or _VALUE_MARK.search(text) or _asks(found):
-            continue
-        if found[0] in FIRST_PERSON or found[0] in THIRD_PERSON or _mine_is_wrong(found):
-            spans.append((a, b))
-    return spans if len(spans) < len(parts) else []
-
-
-def _mine_is_wrong(found: list[str]) -> bool:
-    """"my birthday is wrong", "on the check your answers page my date of birth is wrong": the
-    user's own record, then a word saying it is wrong."""
-    mine = next((i for i, w in enumerate(found) if w in MY), None)
-    return mine is not None and any(w in WRONG for w in found[mine + 1 :])
-
-
-def _asks(found: list[str]) -> bool:
-    """Does a part hold a request word — other than one negated about what the request already
-    names ("we don't need *it* anymore")?"""
-    for i, word in enumerate(found):
-        if word not in REQUEST_WORDS:
-            continue
-        negated = i > 0 and found[i - 1] in NEGATIONS
-        about_it = i + 1 < len(found) and found[i + 1] in PRONOUN_OBJECTS
-        if not (negated and about_it):
-            return True
-    return False
 
 
 _WORD_SPAN: Final = re.compile(r"[A-Za-z0-9]+")
@@ -294,15 +152,17 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
     """The goal's terms no clause (and no "how" phrase) accounts for, in goal order; the
     parts that only say why (:func:`context_spans`) ask for nothing."""
     vocab = _with_same_intent(frozenset().union(*(clause_words(c) for c in clauses))) if clauses else frozenset()
-    means_words = frozenset(w for phrase in means for w in _all_words(phrase))
-    means_words = _with_same_intent(means_words | frozenset(_stem(w) for w in means_words))
+    means = tuple(means)
+    means_words = frozenset(w for phrase in means for w in all_words(phrase))
+    means_words = _with_same_intent(means_words | frozenset(stem(w) for w in means_words))
     missing: list[str] = []
-    skip = context_spans(goal) + respelled_values(goal, clauses)
+    respelled = respelled_values(goal, clauses)
+    skip = context_spans(goal) + respelled
     terms = [t for t in goal_terms(goal) if not any(a <= t.start < b for a, b in skip)]
     for position, term in enumerate(terms):
         following = terms[position + 1] if position + 1 < len(terms) else None
         if term.kind == "word" and not term.text[0].isalnum():
-            covered = _symbol_covered(term.text, clauses)
+            covered = _symbol_covered(term.text, clauses) or any(term.text in phrase for phrase in means)
         elif term.kind == "word" and _labels_value(goal, term, following, clauses):
             covered = True
         elif term.kind == "quoted":
@@ -311,54 +171,14 @@ def unaccounted(goal: str, clauses: Sequence[Clause], means: Iterable[str] = ())
             covered = any(fold(term.text) in fold(c.value or "") or (c.target and fold(term.text) in fold(c.target.name)) for c in clauses)
         else:
             word = re.sub(r"['’]s?$", "", fold(term.text))  # "Wei's" is "Wei"
-            covered = _word_covered(word, vocab) or _word_covered(word, means_words) or _says_nothing_here(goal, term)
-        if not covered and _names_its_kind(goal, term, terms[position - 1] if position else None, missing):
+            covered = word_covered(word, vocab) or word_covered(word, means_words) or says_nothing_here(goal, term)
+            covered = covered or phrasal_covered(goal, term, vocab)
+        if not covered and names_its_kind(goal, term, terms[position - 1] if position else None, missing):
             covered = True
         if not covered and term.text not in missing:
             missing.append(term.text)
-    return tuple(w for w in missing if not _where_records_are(w, terms, missing))
-
-
-def _where_records_are(word: str, terms: Sequence[Term], missing: Sequence[str]) -> bool:
-    """A collection noun beside an accounted word ("my list of payees", "the payee list")."""
-    if fold(word) not in COLLECTION_NOUNS:
-        return False
-    at = next(i for i, t in enumerate(terms) if t.text == word)
-    beside = [terms[i] for i in (at - 1, at + 1) if 0 <= i < len(terms)]
-    return any(t.kind == "word" and t.text not in missing and t.text[0].isalnum() for t in beside)
-
-
-def _says_nothing_here(goal: str, term: Term) -> bool:
-    """A word that, where it stands, only frames the request: "I need" / "we'd like" (a request
-    word after the user as subject), "you sell" / "you have" (the site's own catalogue), and
-    "no" for "number" right before one ("acc no 11223344")."""
-    word = fold(term.text)
-    before = _RAW_WORD.findall(fold(goal[: term.start]).replace("’", "'"))
-    if word in OFFER_VERBS and before and before[-1] in SECOND_PERSON:
-        return True
-    if word in REQUEST_WORDS:
-        while before and before[-1] in BETWEEN_USER_AND_REQUEST:
-            before.pop()
-        return bool(before) and before[-1] in FIRST_PERSON
-    if word in NUMBER_ABBREVIATIONS:
-        return re.match(r"\.?\s*#?\d", goal[term.start + len(term.text) :]) is not None
-    return False
-
-
-def _names_its_kind(goal: str, term: Term, before: Term | None, missing: list[str]) -> bool:
-    """A record noun right after the words that name the record ("the ferry fares *post*",
-    "Ben Carter's intro *email*") says only what kind of record it is: accounted for with
-    them. After the verb that opens its part of the goal ("delete the post") it is what to
-    act on, and stays a requirement."""
-    word = fold(term.text)
-    if term.kind != "word" or (word not in RECORD_NOUNS and _stem(word) not in RECORD_NOUNS) or before is None:
-        return False
-    if before.kind != "word" or before.text in missing or fold(before.text) in RECORD_NOUNS:
-        return False
-    opening = goal[: before.start]
-    breaks = list(_PART_BREAK.finditer(opening)) + list(re.finditer(r"\band\b|\bthen\b", opening))
-    part = opening[max((b.end() for b in breaks), default=0) :]
-    return any(w not in FILLER for w in _RAW_WORD.findall(fold(part)))  # a word before it: it is not the verb
+    missing = [w for w in missing if not labels_value_after(goal, w, terms, respelled, missing)]
+    return tuple(w for w in missing if not where_records_are(w, terms, missing))
 
 
 def grounded(clause: Clause, goal: str, page_texts: Iterable[str] = ()) -> bool:
@@ -368,7 +188,7 @@ def grounded(clause: Clause, goal: str, page_texts: Iterable[str] = ()) -> bool:
     the values and the intent. A value may also be the goal's number in another spelling
     (£1,500 = 1500). Nothing that is neither in the goal nor on the page is grounded."""
     goal_vocab = set(_with_same_intent(frozenset(words(goal))))
-    goal_vocab |= {_stem(w) for w in goal_vocab}
+    goal_vocab |= {stem(w) for w in goal_vocab}
     folded_goal = fold(goal)
     shown = [f" {fold(t)} " for t in page_texts if t and t.strip()]
     texts = [clause.value or ""]
@@ -379,11 +199,11 @@ def grounded(clause: Clause, goal: str, page_texts: Iterable[str] = ()) -> bool:
         if not text.strip():
             continue
         own = [w for w in words(text) if w not in FILLER]
-        shared = shared or any(w in goal_vocab or _stem(w) in goal_vocab for w in own)
+        shared = shared or any(w in goal_vocab or stem(w) in goal_vocab for w in own)
         if position == 0 and part_of(clause, goal_dates(goal)):
             shared = True  # the day, month or year of the goal's date, in a field of its own
             continue
-        if fold(text) in folded_goal or all(w in goal_vocab or _stem(w) in goal_vocab for w in words(text)):
+        if fold(text) in folded_goal or all(w in goal_vocab or stem(w) in goal_vocab for w in words(text)):
             continue
         if position == 0 and (same_number(text, goal) or respelled_values(goal, [clause])):
             shared = True

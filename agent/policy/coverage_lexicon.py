@@ -74,6 +74,14 @@ SAME_INTENT: Final[tuple[frozenset[str], ...]] = (
     frozenset("image picture pic photo".split()),
     frozenset("out outbound depart departure departing".split()),  # "out 14 Mar, back 28 Mar"
     frozenset("back return returning".split()),
+    frozenset("pay paid payment".split()),  # "mark the invoice paid" is done with "Record payment"
+    frozenset("wire transfer".split()),  # "paid by wire": the method "Bank transfer"
+    # A period said as an adverb is the period: "monthly" is "Every month".
+    frozenset("daily day".split()),
+    frozenset("weekly week".split()),
+    frozenset("monthly month".split()),
+    frozenset("quarterly quarter".split()),
+    frozenset("yearly annually annual year".split()),
 )
 ROLE_NOUNS: Final[dict[str, frozenset[str]]] = {
     "button": frozenset("button buttons btn".split()),
@@ -126,3 +134,21 @@ PRONOUN_OBJECTS: Final[frozenset[str]] = frozenset("it them this that him her th
 # "my birthday is wrong": the user's own record said to be wrong — the request gives the right value.
 MY: Final[frozenset[str]] = frozenset("my our".split())
 WRONG: Final[frozenset[str]] = frozenset("wrong incorrect outdated misspelled".split())
+# Verbs whose meaning is set by a particle a few words on ("take the jacket *off* my wishlist"):
+# head → particle → what the pair means. The particle is accounted for with its verb.
+PHRASAL_VERBS: Final[dict[str, dict[str, frozenset[str]]]] = {
+    "take": {p: frozenset({"remove", "delete"}) for p in ("off", "out", "away")},
+    "send": {"off": frozenset({"submit", "send"}), "in": frozenset({"submit", "send"}), "again": frozenset({"resend", "send"})},
+    "hand": {"in": frozenset({"submit", "send"})},
+    "put": {"in": frozenset({"add"}), "on": frozenset({"add"})},
+    "save": {"to": frozenset({"add"})},  # "save the tent to my wishlist"
+    "move": {"over": frozenset({"move", "change"})},
+    "switch": {"over": frozenset({"change", "move"}), "to": frozenset({"change", "set"})},
+    "set": {"up": frozenset({"create", "add", "new"})},
+    "look": {"up": frozenset({"search", "find"})},
+    "pick": {"up": frozenset({"resume", "continue", "open"})},
+}
+
+# Words that say what kind of value follows them: "born 14 March 1985", "expires 09/29",
+# "phone (617) 555-0142". Accounted for with the value a clause holds.
+VALUE_LABELS: Final[frozenset[str]] = frozenset("born birth dob expires expiry exp expiring valid phone tel mobile cell".split())

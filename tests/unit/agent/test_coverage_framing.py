@@ -86,3 +86,24 @@ def test_a_list_beside_the_records_it_holds_says_where() -> None:
     name = Clause(id="c1", kind="field_value", description="Name holds Bob", target=ElementRef(name="Name", role="textbox"), value="Bob")
     save = Clause(id="c2", kind="activated", description="Save", target=ElementRef(name="Save", role="button"), action="click", effect=True)
     assert unaccounted("put Bob on the VIP list", [name, save]) == ("VIP", "list")  # which list: unsaid
+
+
+def test_a_verb_and_its_particle_mean_what_the_pair_means() -> None:
+    remove = _press(1, "Remove Ember down jacket from wishlist")
+    assert unaccounted("take the Ember down jacket off my wishlist", [remove]) == ()
+    assert unaccounted("take the Ember down jacket to my wishlist", [remove]) == ("take",)  # no particle: no meaning
+    resend = _press(1, "Resend invitation", container="Emily Nakamura")
+    assert "send" not in unaccounted("send Emily Nakamura's invitation again", [resend])
+    assert unaccounted("take a photo of the Ember down jacket", [remove]) == ("take", "photo")
+
+
+def test_a_word_that_says_what_kind_of_value_follows_is_that_values() -> None:
+    born, phone = _field(1, "Date of birth", "1985-03-14"), _field(2, "Mobile number", "(617) 555-0142")
+    assert unaccounted("David Osei, born 14 March 1985, phone (617) 555-0142", [_field(3, "Name", "David Osei"), born, phone]) == ()
+    # Without a held value after it, the word asks for something no clause does.
+    assert unaccounted("David Osei, born 14 March 1985, phone him", [_field(3, "Name", "David Osei"), born]) == ("phone",)
+
+
+def test_a_period_said_as_an_adverb_is_the_period() -> None:
+    often = Clause(id="c1", kind="choice", description="How often is Every month", target=ElementRef(name="How often"), value="Every month")
+    assert unaccounted("a monthly standing order to J. Okafor", [often, _press(2, "Set up standing order", container="J. Okafor")]) == ()
