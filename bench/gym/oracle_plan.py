@@ -65,7 +65,17 @@ def clauses(goal: Goal) -> list[dict[str, Any]]:
             filled = False
             out.append({"kind": "activated", "target": ref, "action": "click" if step.do == "click" else "press", "effect": True,
                         "description": f"{label(step)} was pressed and the page reacted"})
+        elif step.do == "click" and step.role == "menuitem" and _says_the_goal(step, goal):
+            # The menu item that does what the goal asks ("Mark as paid" for "mark … paid"): a
+            # careful person names it, even where no field comes before it.
+            out.append({"kind": "activated", "target": ref, "action": "click", "effect": True, "description": f"{label(step)} was pressed"})
     return out[:MAX_CONTRACT_CLAUSES]
+
+
+def _says_the_goal(step: Step, goal: Goal) -> bool:
+    """Does the control's name share a word of four letters or more with the goal's text?"""
+    said = {w for w in re.findall(r"[a-z]+", goal.text.casefold()) if len(w) >= 4}
+    return any(w in said for w in re.findall(r"[a-z]+", label(step).casefold()) if len(w) >= 4)
 
 
 def _ref(step: Step) -> dict[str, Any]:
