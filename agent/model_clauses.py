@@ -57,6 +57,10 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
             elif page is not None and _commits(clause) and any(w.before == clause.id for w in waiting):
                 waiting.append(clause)  # the press the waiting fields must hold for: it waits with them
             continue
+        if (confirmed := _confirmed_by(clause, kept, contract)) is not None:
+            # The confirmation this press asks for was already given: it completed that clause.
+            proposed = [p.model_copy(update={"before": confirmed}) if p.before == clause.id else p for p in proposed]
+            continue
         bound = [k for k in kept if _same(clause, k)]
         if len(bound) > occurrence[position]:  # already bound (a proposal merged on an earlier page)
             same_id = bound[occurrence[position]].id
@@ -134,6 +138,15 @@ def _occurrences(proposed: Sequence[Clause]) -> list[int]:
         out.append(sum(1 for s in seen if _same(clause, s)))
         seen.append(clause)
     return out
+
+
+def _confirmed_by(clause: Clause, kept: Sequence[Clause], contract: Contract) -> str | None:
+    """The held clause whose press was confirmed with the control this press names ("Delete
+    post", then the dialog's "Delete"), by its id."""
+    if not _commits(clause) or clause.target is None or clause.target.container:
+        return None
+    name = fold(clause.target.name).strip()
+    return next((k.id for k in kept if (done := contract.result(k.id)).status == "holds" and done.confirmed and fold(done.confirmed).strip() == name), None)
 
 
 def _commits(clause: Clause) -> bool:

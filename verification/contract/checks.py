@@ -259,7 +259,7 @@ def _event(clause: Clause, contract: Contract, previous: PreviousStep | None) ->
             evidence=evidence,
             detail=f"step {previous.step} worked, but the page shows no result of it",
         )
-    return ClauseResult(id=clause.id, status="holds", detail=f"done at step {previous.step}", evidence=evidence)
+    return ClauseResult(id=clause.id, status="holds", detail=f"done at step {previous.step}", evidence=evidence, confirmed=old.awaiting)
 
 
 # ---- the contract over time ---------------------------------------------------------------------

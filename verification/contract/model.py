@@ -233,6 +233,9 @@ class ClauseResult(BaseModel):
         default=None,
         description="The page asks to confirm the clause's action with this control; a verified click on it proves the clause",
     )
+    confirmed: str | None = Field(
+        default=None, description="The control the clause's action was confirmed with (the press that completed it)"
+    )
 
 
 class Contract(BaseModel):

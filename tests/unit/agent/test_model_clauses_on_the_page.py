@@ -246,3 +246,22 @@ def test_a_form_sent_twice_is_two_requirements_each_held_when_its_own_press_is_m
     assert sorted(tied["Member"]) == sorted([first, second]) and sorted(tied["Sales"]) == sorted([first, second])
     again, _ = merge_model_clauses(merged, goal, proposal, page)  # proposed again on a later page: nothing doubles
     assert again.clauses == merged.clauses
+
+
+def test_a_press_on_the_control_an_earlier_press_was_confirmed_with_is_that_confirmation() -> None:
+    """"Delete post" opened «Delete “Storm Bram”?» and was confirmed with its "Delete": a model
+    that also names that "Delete" proposes the confirmation already given — never a press still
+    to make, which nothing could prove once the dialog is gone."""
+    from verification.contract import ClauseResult
+
+    goal = "please delete the storm bram photo essay"
+    delete_post = Clause(id="c1", kind="activated", description="Delete post", target=ElementRef(name="Delete post", container="Photo essay: Storm Bram"), action="click", effect=True)
+    done = ClauseResult(id="c1", status="holds", detail="done at step 1", confirmed="Delete")
+    contract = Contract(clauses=(delete_post,), results={"c1": done}, source="merged")
+    listing = PageState(url="https://cms.example/posts", elements=(PageElement(id="9", role="button", name="Delete post"), PageElement(id="8", role="button", name="Delete")))
+    merged, _missing = merge_model_clauses(contract, goal, [_clause("m1", "activated", "Delete", action="click", effect=True)], listing)
+    assert [c.id for c in merged.clauses] == ["c1"] and not merged.proposed
+    # Not confirmed with it: a press still to make.
+    unconfirmed = contract.model_copy(update={"results": {"c1": done.model_copy(update={"confirmed": None})}})
+    merged, _missing = merge_model_clauses(unconfirmed, goal, [_clause("m1", "activated", "Delete", action="click", effect=True)], listing)
+    assert len(merged.clauses) + len(merged.proposed) == 2

@@ -105,6 +105,7 @@ def test_values_that_held_when_pay_was_pressed_are_committed_by_the_confirmation
     booked = page({"i": "9", "r": "link", "n": "My trips"}, url="https://app.example/booked", messages=("Booking confirmed",))
     done = check_contract(asked, booked, step=3, previous=step(2, 'click("6")', ("c2",)))
     assert done.satisfied and done.result("c1").detail == "held when step 1 was done"
+    assert done.result("c2").confirmed == "Confirm and pay"
     # Typed only after Pay now was pressed (the field was empty then): never committed.
     early = check_contract(start_contract(Contract(clauses=(name, pay)), form("")), _confirm_dialog(), step=1, previous=replace(step(0, 'click("2")', ("c2",)), confirming="Confirm and pay"))
     late = check_contract(early, booked, step=2, previous=step(1, 'click("6")', ("c2",)))
