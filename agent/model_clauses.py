@@ -188,7 +188,7 @@ def _yield_unseen(kept: list[Clause], contract: Contract, page: PageState, offer
         if others and _misread(clause):
             out.remove(clause)  # "Enter 'me' into 12D on the aisle": no page has it, no person would read it so
             continue
-        if clause.value and not any(k.value and (fold(k.value) == fold(clause.value) or same_number(k.value, clause.value)) for k in others):
+        if clause.value and not any(k.value and _same_value_read(clause.value, k.value) for k in others):
             continue
         if not clause.value and not any(k.kind == clause.kind for k in others):
             continue
@@ -197,6 +197,13 @@ def _yield_unseen(kept: list[Clause], contract: Contract, page: PageState, offer
 
 
 _MAX_NAME_WORDS: Final = 5
+
+
+def _same_value_read(policy: str, model: str) -> bool:
+    """The same value — or the policy read on past its end ("Health and file Dr" where the
+    model reads "Health": "a label called Health and file Dr. Mercer's reminder under it")."""
+    said, read = fold(policy).strip(), fold(model).strip()
+    return said == read or same_number(model, policy) or (len(read) >= 2 and said.startswith(read + " "))
 
 
 def _misread(clause: Clause) -> bool:

@@ -154,6 +154,19 @@ def test_a_policy_reading_no_person_would_make_yields_to_the_models_grounded_cla
         assert "aisle" in missing  # only the dropped clause bound it
 
 
+def test_a_policy_value_read_past_its_end_yields_to_the_models_shorter_one() -> None:
+    goal = "Create a label called Health and file Dr. Mercer's appointment reminder under it"
+    over = Clause(id="c1", kind="field_value", description="Enter 'Health and file Dr' as the name", target=ElementRef(name="name"), value="Health and file Dr")
+    proposal = [_clause("m1", "field_value", "New label", "Health"), _clause("m2", "activated", "Create", action="click", effect=True)]
+    merged, missing = merge_model_clauses(Contract(goal=goal, clauses=(over,), source="policy"), goal, proposal, _page("New label", "Create"))
+    assert over not in merged.clauses and [c.value for c in merged.clauses if c.kind == "field_value"] == ["Health"]
+    assert "Dr" in missing  # the words only the over-read bound are asked for again
+    # A model value the policy's merely contains elsewhere is another value: the policy's stays.
+    other = [_clause("m1", "field_value", "New label", "file"), proposal[1]]
+    merged, _ = merge_model_clauses(Contract(goal=goal, clauses=(over,), source="policy"), goal, other, _page("New label", "Create"))
+    assert over in merged.clauses
+
+
 def test_a_misread_policy_clause_stays_when_the_model_offers_nothing_grounded() -> None:
     goal = "Book me seat 12D on the aisle"
     filler = Clause(id="c1", kind="field_value", description="Enter 'me' into 12D on the aisle", target=ElementRef(name="12D on the aisle"), value="me")
