@@ -13,6 +13,10 @@ Casie. This reads both from the page text the client sends (one block per line):
 ``<caption>: <element's own text>`` captions that element, and the record is the first line
 above it that is not captioned. A record that is not that line is never guessed: the
 element then is not Casie's, whatever else the page shows (the goal's own text included).
+
+Two more names a page gives a control its label does not: the caption its form row opens
+with ("First payment date" over a box named by its placeholder), and its form's own field
+name (``name="declaration"``). References fall back on them only when no label matches.
 """
 
 from __future__ import annotations
@@ -126,3 +130,17 @@ def named_by_row_caption(
         if len(members) == 1 and words(row.partition(":")[2])[: len(name_words)] == name_words:
             found.append((ROW_CAPTION_SCORE, *members[0]))
     return found
+
+
+FIELD_NAME_SCORE: Final = 0.8
+
+
+def named_by_field_name(
+    name_words: tuple[str, ...], pool: list[tuple[int, PageElement]], *, words: Words
+) -> list[tuple[float, int, PageElement]]:
+    """A control no label names as the goal does, that the page's form names so: the check box
+    under "Tick the declaration" is ``name="declaration"`` ("send_copy", "sendCopy": send copy)."""
+    return [
+        (FIELD_NAME_SCORE, order, element) for order, element in pool
+        if element.field_name and words(re.sub(r"[_\-.\[\]]+|(?<=[a-z])(?=[A-Z])", " ", element.field_name)) == name_words
+    ]  # fmt: skip

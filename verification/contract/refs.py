@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from verification.contract.captions import named_by_caption, named_by_row_caption
+from verification.contract.captions import named_by_caption, named_by_field_name, named_by_row_caption
 from verification.contract.model import ElementRef, RefRole
 from verification.contract.records import exact_entries, in_open_view
 from verification.contract.wording import fold, record_names, words, words_within
@@ -254,8 +254,10 @@ def _scored(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> l
     if not scored and ref_words:
         scored = _captioned(ref, page, family, roles)
     if not scored and ref_words:
-        pool = [(o, e) for o, e in enumerate(page.elements) if e.role in _FIELD_ROLES and (family is None or e.role in family)]
-        scored = named_by_row_caption(ref_words, [(o, e) for o, e in pool if (roles is None or e.role in roles) and perceivable(e, page)], words=words)
+        pool = [(o, e) for o, e in enumerate(page.elements) if (family is None or e.role in family) and (roles is None or e.role in roles)]
+        pool = [(o, e) for o, e in pool if perceivable(e, page)]
+        scored = named_by_row_caption(ref_words, [(o, e) for o, e in pool if e.role in _FIELD_ROLES], words=words)
+        scored = scored or named_by_field_name(ref_words, pool, words=words)
     if ref.field_kind is not None:
         # "the text area" vs "the text box" where the page has both: the kind named is preferred.
         # Where the page does not say which field is which (a V3 tree without `ty`), several

@@ -358,3 +358,14 @@ def test_a_label_of_function_words_only_names_that_field_and_no_other() -> None:
     assert not resolve_ref(ElementRef(name="To"), inbox).found  # never "any text box"
     compose = page({"i": "s", "r": "inp", "n": "Search mail"}, {"i": "t", "r": "inp", "n": "To"}, {"i": "c", "r": "inp", "n": "Cc"})
     assert resolve_ref(ElementRef(name="To"), compose).element.id == "t"  # type: ignore[union-attr]
+
+
+def test_a_control_no_label_names_is_found_by_the_name_its_form_gives_it() -> None:
+    form = page(
+        {"i": "27", "r": "chk", "n": "I confirm that the information I have given is correct", "fn": "declaration"},
+        {"i": "26", "r": "chk", "n": "Email me a copy", "fn": "send_copy"},
+        {"i": "28", "r": "btn", "n": "Accept and send application", "fn": "action"},
+    )
+    assert resolve_ref(ElementRef(name="declaration", role="checkbox"), form).element.id == "27"  # type: ignore[union-attr]
+    assert resolve_ref(ElementRef(name="send copy", role="checkbox"), form).element.id == "26"  # type: ignore[union-attr]
+    assert not resolve_ref(ElementRef(name="consent", role="checkbox"), form).found
