@@ -82,6 +82,8 @@ def _kept_by_saving(contract: Contract, plan: Plan, page: PageState) -> tuple[Co
     changes = [c for c in clauses if c.kind in _CHANGES and c.state not in ("expanded", "collapsed", "scrolled-top", "scrolled-bottom")]
     if not changes or len(changes) != len(clauses) or contract.unaccounted:
         return contract, plan
+    if any(c.target is not None and not resolve_ref(c.target, page).found for c in changes):
+        return contract, plan  # the form is on a later page: its own save is there, not this page's
     save = _save_control(page)
     submit = _save_control(page, _SUBMIT_WORDS) if save is None else None
     if save is None and submit is None:

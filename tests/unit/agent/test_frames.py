@@ -223,6 +223,8 @@ def test_a_change_on_a_page_that_saves_includes_the_save() -> None:
         (_settings(sms=False, save=()), "no save control: the switch keeps itself"),
         (_settings(sms=False, save=("Save", "Save as draft")), "two different saves: not guessed"),
         (_settings(sms=False, save=("Submit",)), "a submit is not a save"),
+        (PageState.from_v3([{"i": "a", "r": "btn", "n": "Apply"}, {"i": "l", "r": "link", "n": "Profile"}], url="https://app.example/"),
+         "the switch is on a later page: its form's own save is there, not this page's Apply"),
     ],
 )
 def test_no_save_is_added_when_the_page_does_not_call_for_one(page: PageState, why: str) -> None:
