@@ -36,7 +36,7 @@ from verification.elements import PageElement, collapse, normalize_role
 from verification.observations import BeforeState
 from verification.page import PageState
 from verification.skeleton import TEXT_LIMIT, VALUE_LIMIT
-from verification.tiers import readable_skeleton, value_holds
+from verification.tiers import readable_skeleton, taken_as_items, value_holds
 
 LinkStatus = Literal["verified", "failed", "unproven", "not_run", "skipped"]
 TOGGLES = frozenset({"checkbox", "switch", "menuitemcheckbox"})
@@ -129,6 +129,8 @@ def check_link(
             return verdict("verified", f"the field holds {quote(actual)}")
         if _masked(actual, wanted):
             return verdict("verified", "the field holds a masked value of the typed length")
+        if action.name == "setValue" and not actual.strip() and (items := taken_as_items(wanted, readable_skeleton(before), after)):
+            return verdict("verified", f"the box took {items} as items of their own")
         return verdict("failed", f"the field holds {quote(actual)}, not {quote(wanted)} (a later action may have undone it)")
     if action.name == "click":
         role = normalize_role(element.role)

@@ -212,3 +212,19 @@ def new_element(*values: Any) -> PageElement:
     element: Any = _Draft(*values)
     element.__class__ = PageElement  # same slot layout: allowed, and now frozen
     return element  # type: ignore[no-any-return]
+
+
+def typed_items(value: str) -> list[str]:
+    """What a tags or recipients box makes items of: the parts of a value typed with
+    separators ("harbour, people," → harbour, people); nothing for a plain value."""
+    if not re.search(r"[,;]", value):
+        return []
+    return [part.strip() for part in re.split(r"[,;\n]", value) if part.strip()]
+
+
+def shows_item(element: PageElement, item: str) -> bool:
+    """Is ``element`` an item chip for ``item`` ("item: harbour", "Remove tag harbour")?"""
+    said = item.casefold()
+    name = element.name.casefold()
+    return name == said or name.endswith(f" {said}") or any(entry.partition(": ")[2].strip().casefold() == said for entry in element.container)
+

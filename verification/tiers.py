@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from verification.actions import Action
 from verification.contract.values import match_for, value_matches
 from verification.diff import quote
-from verification.elements import PageElement, collapse
+from verification.elements import PageElement, collapse, shows_item, typed_items
 from verification.finding import Tier1Finding
 from verification.lookahead import ExpectedOutcome, find_elements, page_has_text
 from verification.observations import BeforeState
@@ -71,8 +71,22 @@ def value_holds(wanted: str, actual: str) -> bool:
     return bool(digits_w) and digits_w == digits_a  # input masks: 5551234 vs (555) 123-4
 
 
+def taken_as_items(wanted: str, before: Skeleton | None, after: PageState) -> str | None:
+    """A tags or recipients box turns what is typed into items ("harbour, people," → two
+    chips) and empties itself: each part now shown as an item more than before, quoted."""
+    parts = typed_items(wanted)
+    if before is None or not parts:
+        return None
+    for part in parts:
+        said = part.casefold()
+        was = sum(1 for d in before["elements"].values() if (text := str(d.get("text", "")).casefold()) == said or text.endswith(f" {said}"))
+        if sum(1 for e in after.elements if shows_item(e, part)) <= was:
+            return None
+    return ", ".join(quote(part) for part in parts)
+
+
 def _value_rule(
-    found: Tier1Finding, action: Action, target: PageElement, before: Skeleton | None, source: str
+    found: Tier1Finding, action: Action, target: PageElement, before: Skeleton | None, after: PageState
 ) -> None:
     """A mismatch counts as failure when the value is live (V3 ``v``), or when the HTML
     ``value`` attribute did change but to something else; an unchanged attribute may just
@@ -81,9 +95,13 @@ def _value_rule(
     actual = target.value
     if actual is None:
         return
+    source = after.source
     verb = "typed text" if action.name == "setValue" else "selected option"
     if value_holds(wanted, actual):
         found.succeed(0.95, f"Element {quote(target.id)} now holds the {verb} {quote(actual)}")
+        return
+    if action.name == "setValue" and not actual.strip() and (items := taken_as_items(wanted, before, after)):
+        found.succeed(0.85, f"Element {quote(target.id)} took {items} as items of their own (shown beside it; the box is empty again)")
         return
     previous: Any = None
     if before is not None and target.id in before["elements"]:
@@ -230,7 +248,7 @@ def evaluate_tier1(
         target = after.element(action.target) if action.target else None
         if target is not None:
             if action.name in ("setValue", "select"):
-                _value_rule(found, action, target, element_skeleton, after.source)
+                _value_rule(found, action, target, element_skeleton, after)
             _state_rule(found, action, target, element_skeleton)
             _focus_rule(found, action, target, before)
         refused_sign_in_rule(found, action, element_skeleton, after, url_changed)

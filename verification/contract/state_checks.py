@@ -13,7 +13,7 @@ from verification.contract.model import Clause, ElementRef, Evidence
 from verification.contract.refs import Resolution, describe_element, perceivable, resolve
 from verification.contract.states import in_state, is_checked, state_candidates, state_now
 from verification.contract.values import listed, value_matches
-from verification.elements import PageElement
+from verification.elements import PageElement, shows_item, typed_items
 from verification.page import PageState
 
 TEXT_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
@@ -69,6 +69,10 @@ def field_value_now(clause: Clause, page: PageState, step: int) -> tuple[str, st
     if clause.target.any:  # "type x into a text box": one that holds it is enough
         found = Resolution(tuple(e for e in found.elements if value_matches(clause.value, e.value, clause.match))[:1] or found.elements[:1])
     off = [e for e in found.elements if not value_matches(clause.value, e.value, clause.match)]
+    if len(found.elements) == 1 and off and not (off[0].value or "").strip() and (items := typed_items(clause.value)):
+        if all(any(shows_item(e, item) for e in page.elements if not e.hidden) for item in items):
+            seen = f"{describe_element(off[0])} shows {', '.join(map(repr, items))} as items"
+            return holds(seen, Evidence(step=step, observation=seen, element=describe_element(off[0]), value=clause.value))
     if off:
         element = off[0]
         return wrong(f"{describe_element(element)} holds {element.value or ''!r}, not {clause.value!r}")
