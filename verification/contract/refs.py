@@ -60,6 +60,7 @@ COMMIT_WORDS: Final[frozenset[str]] = frozenset(
     "order pay publish search go".split()
 )
 _COMMIT_ROLES: Final = frozenset({"button", "link", "menuitem"})
+_SEARCH_WORDS: Final = frozenset({"search", "go", "find"})
 # A field named by the kind of value it takes ("Enter 9:37 PM as the time"): the input types
 # that take it. Only a field with no name of its own is found this way.
 FIELD_TYPE_WORDS: Final[dict[tuple[str, ...], frozenset[str]]] = {
@@ -183,6 +184,9 @@ def _commit_control(ref: ElementRef, page: PageState) -> Resolution | None:
     ]  # fmt: skip
     if ref.named:  # "Click Submit": a commit control labelled so (seen so), never another one
         buttons = [e for e in buttons if _name_score(words(ref.name), e) > 0.0]
+    elif not set(words(ref.name)) & _SEARCH_WORDS and any(e.role == "searchbox" or e.input_type == "search" for e in page.elements):
+        # The header's "Search" runs the site search box: never the submit of the form the goal fills.
+        buttons = [e for e in buttons if not set(words(e.text or e.name)) <= _SEARCH_WORDS]
     # A submit button whose visible text overrides its aria-label counts by what it shows.
     typed = [e for e in buttons if e.input_type == "submit" and (e.text is None or _commit_label(e.text))]
     if len(typed) == 1:
@@ -197,7 +201,7 @@ def _commit_control(ref: ElementRef, page: PageState) -> Resolution | None:
 
 def _commit_label(label: str) -> bool:
     """A short label made of a commit word ("OK", "Save", "Log in now")."""
-    label_words = words(label)
+    label_words = [w for w in words(label) if w != "and"]  # "Accept and send application"
     return bool(set(label_words) & COMMIT_WORDS) and len(label_words) <= 3
 
 

@@ -369,3 +369,15 @@ def test_a_control_no_label_names_is_found_by_the_name_its_form_gives_it() -> No
     assert resolve_ref(ElementRef(name="declaration", role="checkbox"), form).element.id == "27"  # type: ignore[union-attr]
     assert resolve_ref(ElementRef(name="send copy", role="checkbox"), form).element.id == "26"  # type: ignore[union-attr]
     assert not resolve_ref(ElementRef(name="consent", role="checkbox"), form).found
+
+
+def test_the_forms_submit_is_never_the_headers_search_button() -> None:
+    form = page(
+        {"i": "6", "r": "inp", "n": "Search northbridge.gov.uk", "ty": "search"},
+        {"i": "7", "r": "btn", "n": "Search"},
+        {"i": "27", "r": "chk", "n": "I confirm that the information I have given is correct"},
+        {"i": "28", "r": "btn", "n": "Accept and send application"},
+        {"i": "29", "r": "btn", "n": "Save and come back later"},
+    )
+    assert [e.id for e in matches(ElementRef(name="submit", commit=True), form)] == ["28"]
+    assert resolve_ref(ElementRef(name="search", commit=True), form).element.id == "7"  # type: ignore[union-attr]
