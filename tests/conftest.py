@@ -13,6 +13,12 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+# Property tests judge what the code does, never how fast it is on a loaded CI machine (speed
+# belongs to bench/): no per-example deadline.
+settings.register_profile("stepwise", deadline=None)
+settings.load_profile("stepwise")
 
 _PROVIDER_ENV = (
     "GEMINI_API_KEY",
