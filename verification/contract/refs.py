@@ -385,6 +385,11 @@ def _resolve(ref: ElementRef, page: PageState, roles: frozenset[str] | None) -> 
 def describe_element(element: PageElement) -> str:
     """``button "Deactivate" in row: Bob Stone · bob@… `` — for evidence and messages."""
     text = f"{element.role} {element.name!r}" if element.name else element.role
-    if element.container:
-        text += f" in {element.container[0]}"
+    # The first container that says more than the element's own label: a radio "Yes" is
+    # described by its question ("section: Do you live in a controlled parking zone?"), not by
+    # the "item: Yes" wrapped around it.
+    own = fold(element.name).strip()
+    telling = next((c for c in element.container if fold(c.partition(": ")[2]).strip() != own), None)
+    if telling is not None:
+        text += f" in {telling}"
     return text

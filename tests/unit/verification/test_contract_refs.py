@@ -381,3 +381,12 @@ def test_the_forms_submit_is_never_the_headers_search_button() -> None:
     )
     assert [e.id for e in matches(ElementRef(name="submit", commit=True), form)] == ["28"]
     assert resolve_ref(ElementRef(name="search", commit=True), form).element.id == "7"  # type: ignore[union-attr]
+
+
+def test_an_element_is_described_by_the_first_container_that_says_more_than_its_label() -> None:
+    from verification.contract import describe_element
+
+    radio = PageElement(id="11", role="radio", name="Yes", container=("item: Yes", "section: Do you live in a controlled parking zone?"))
+    assert describe_element(radio) == "radio 'Yes' in section: Do you live in a controlled parking zone?"
+    button = PageElement(id="d1", role="button", name="Deactivate", container=("row: Bob Stone · bob@x.io · Member",))
+    assert describe_element(button) == "button 'Deactivate' in row: Bob Stone · bob@x.io · Member"
