@@ -67,8 +67,12 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
             proposed = [p.model_copy(update={"before": same_id}) if p.before == clause.id else p for p in proposed]
             continue
         after = set(unaccounted(goal, [*kept, clause], contract.means))
+        together: set[str] = set()
+        if not (before - after) and clause.kind in STATE_KINDS:
+            later = [c for c, ok in zip(proposed[position + 1 :], shown[position + 1 :], strict=True) if ok]
+            together = _bound_together(clause, later, kept, goal, contract.means)
         again = occurrence[position] > 0 and (_commits(clause) or clause.before is not None)
-        if not (before - after) and not (_commits(clause) and (added or contract.source == "merged")) and not again:
+        if not (before - after) and not together and not (_commits(clause) and (added or contract.source == "merged")) and not again:
             if page is not None and clause.kind in LATE_KINDS:
                 waiting.append(clause)  # binds nothing new now; may, once a policy clause yields its words
             continue  # binds nothing new — unless it is a press that submits what was merged: a requirement more
@@ -77,7 +81,7 @@ def merge_model_clauses(contract: Contract, goal: str, proposed: Sequence[Clause
         taken = {k.id for k in kept}
         number = next(n for n in range(len(kept) + 1, 2 * len(kept) + 2) if f"c{n}" not in taken)
         new_id = f"c{number}"
-        kept.append(clause.model_copy(update={"id": new_id, "covers": tuple(sorted(before - after))}))
+        kept.append(clause.model_copy(update={"id": new_id, "covers": tuple(sorted((before - after) | together))}))
         # What waits for this press now names it by its id in the contract.
         kept = [k.model_copy(update={"before": new_id}) if k.before == clause.id else k for k in kept]
         waiting = [w.model_copy(update={"before": new_id}) if w.before == clause.id else w for w in waiting]
@@ -100,6 +104,17 @@ def merge_proposed(contract: Contract, goal: str, page: PageState) -> Contract:
         return contract
     merged, _missing = merge_model_clauses(contract.model_copy(update={"proposed": ()}), goal, contract.proposed, page)
     return merged
+
+
+def _bound_together(clause: Clause, later: Sequence[Clause], kept: Sequence[Clause], goal: str, means: Sequence[str]) -> set[str]:
+    """Goal words ``clause`` binds only with the later shown state clauses of its proposal: a
+    date said whole ("2nd January 2027") that three fields hold apart (Day 2, Month 1, Year
+    2027) — none of them binds "January" alone, and none may be left out."""
+    others = [c for c in later if c.kind in STATE_KINDS]
+    if not others:
+        return set()
+    without = set(unaccounted(goal, [*kept, *others], means))
+    return without - set(unaccounted(goal, [*kept, clause, *others], means))
 
 
 def _own_commits(proposed: Sequence[Clause], shown: list[bool], page_texts: Sequence[str]) -> list[bool]:

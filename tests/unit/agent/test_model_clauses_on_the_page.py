@@ -278,3 +278,16 @@ def test_a_press_on_the_control_an_earlier_press_was_confirmed_with_is_that_conf
     unconfirmed = contract.model_copy(update={"results": {"c1": done.model_copy(update={"confirmed": None})}})
     merged, _missing = merge_model_clauses(unconfirmed, goal, [_clause("m1", "activated", "Delete", action="click", effect=True)], listing)
     assert len(merged.clauses) + len(merged.proposed) == 2
+
+
+def test_a_date_said_whole_binds_the_three_fields_that_hold_it_apart() -> None:
+    """"2nd January 2027" into Day, Month, Year: no field binds "January" alone, and none may be
+    left waiting — the three are merged together."""
+    goal = "move the permit start date to 2nd January 2027"
+    fields = [_clause("m1", "field_value", "Day", "2"), _clause("m2", "field_value", "Month", "1"), _clause("m3", "field_value", "Year", "2027")]
+    merged, missing = merge_model_clauses(Contract(goal=goal, source="policy"), goal, fields, _page("Day", "Month", "Year"))
+    assert [c.value for c in merged.clauses] == ["2", "1", "2027"] and "January" not in missing
+    # A field of another date binds nothing with them: it is not merged.
+    stray = [*fields, _clause("m4", "field_value", "Expiry year", "2030")]
+    merged, _missing = merge_model_clauses(Contract(goal=goal, source="policy"), goal, stray, _page("Day", "Month", "Year", "Expiry year"))
+    assert "2030" not in [c.value for c in merged.clauses]
