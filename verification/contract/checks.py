@@ -242,7 +242,7 @@ def _event(clause: Clause, contract: Contract, previous: PreviousStep | None) ->
     if missing:
         what = "; ".join(c.description for c in missing)
         return ClauseResult(id=clause.id, status="pending", detail=f"step {committed} was done before this held: {what}")
-    evidence = Evidence(step=committed, observation=previous.observation, element=previous.element)
+    evidence = Evidence(step=previous.step, observation=previous.observation, element=previous.element)
     if previous.confirming:
         return ClauseResult(
             id=clause.id,
@@ -259,7 +259,8 @@ def _event(clause: Clause, contract: Contract, previous: PreviousStep | None) ->
             evidence=evidence,
             detail=f"step {previous.step} worked, but the page shows no result of it",
         )
-    return ClauseResult(id=clause.id, status="holds", detail=f"done at step {previous.step}", evidence=evidence, confirmed=old.awaiting)
+    pressed_at = committed if old.awaiting else None
+    return ClauseResult(id=clause.id, status="holds", detail=f"done at step {previous.step}", evidence=evidence, confirmed=old.awaiting, pressed_at=pressed_at)
 
 
 # ---- the contract over time ---------------------------------------------------------------------
@@ -318,7 +319,7 @@ def evaluate(
 
 
 def _at_event(clause: Clause, event: ClauseResult, held_at: dict[str, list[int]], old: ClauseResult) -> ClauseResult:
-    step = event.evidence.step if event.evidence is not None else None
+    step = event.pressed_at if event.pressed_at is not None else event.evidence.step if event.evidence is not None else None
     if step is not None and step in held_at.get(clause.id, []):
         if old.status == "holds" and old.detail.startswith("held when step"):
             return old

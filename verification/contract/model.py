@@ -236,6 +236,11 @@ class ClauseResult(BaseModel):
     confirmed: str | None = Field(
         default=None, description="The control the clause's action was confirmed with (the press that completed it)"
     )
+    pressed_at: int | None = Field(
+        default=None,
+        description="For a confirmed press: the step of the press the page asked to confirm — the form it "
+        "commits held its values then (the confirming click is the evidence's step)",
+    )
 
 
 class Contract(BaseModel):
