@@ -27,6 +27,7 @@ from typing import Final
 from verification.contract.captions import named_by_caption, named_by_field_name, named_by_row_caption
 from verification.contract.model import ElementRef, RefRole
 from verification.contract.records import exact_entries, in_open_view
+from verification.contract.typed_fields import named_by_type
 from verification.contract.wording import fold, record_names, words, words_within
 from verification.elements import PageElement
 from verification.page import PageState
@@ -61,25 +62,6 @@ COMMIT_WORDS: Final[frozenset[str]] = frozenset(
 )
 _COMMIT_ROLES: Final = frozenset({"button", "link", "menuitem"})
 _SEARCH_WORDS: Final = frozenset({"search", "go", "find"})
-# A field named by the kind of value it takes ("Enter 9:37 PM as the time"): the input types
-# that take it. Only a field with no name of its own is found this way.
-FIELD_TYPE_WORDS: Final[dict[tuple[str, ...], frozenset[str]]] = {
-    ("date",): frozenset({"date"}),
-    ("time",): frozenset({"time"}),
-    ("date", "and", "time"): frozenset({"datetime-local"}),
-    ("month",): frozenset({"month"}),
-    ("week",): frozenset({"week"}),
-    ("number",): frozenset({"number"}),
-    ("email",): frozenset({"email"}),
-    ("email", "address"): frozenset({"email"}),
-    ("password",): frozenset({"password"}),
-    ("phone",): frozenset({"tel"}),
-    ("phone", "number"): frozenset({"tel"}),
-    ("telephone",): frozenset({"tel"}),
-    ("url",): frozenset({"url"}),
-    ("colour",): frozenset({"color"}),
-    ("color",): frozenset({"color"}),
-}
 _FIELD_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 # "the first result", "the 3rd search result", "the top hit": an entry of the page's result
 # list, whatever its title.
@@ -329,24 +311,14 @@ def _search_box(element: PageElement) -> bool:
 def _named_by_type(
     ref: ElementRef, page: PageState, family: frozenset[str] | None, roles: frozenset[str] | None
 ) -> list[tuple[float, int, PageElement]]:
-    """"the time", "the date" where no field is named so: the one unnamed field whose input
-    type takes that kind of value — else, when the page has a single field and it has no
-    name, that field (a person sees nothing else the words could mean)."""
-    types = FIELD_TYPE_WORDS.get(words(ref.name))
-    if types is None or ref.container or ref.container_kind or ref.ordinal is not None:
+    if ref.container or ref.container_kind or ref.ordinal is not None:
         return []
     fields = [
         (order, e) for order, e in enumerate(page.elements)
         if e.role in _FIELD_ROLES and (family is None or e.role in family) and (roles is None or e.role in roles)
         and perceivable(e, page) and "disabled" not in e.states
     ]  # fmt: skip
-    unnamed = [(order, e) for order, e in fields if not (e.name.strip() or (e.placeholder or "").strip())]
-    typed = [(order, e) for order, e in unnamed if e.input_type in types]
-    if len(typed) == 1:
-        return [(0.9, *typed[0])]
-    if not typed and len(fields) == 1 and unnamed:
-        return [(0.8, *unnamed[0])]
-    return []
+    return named_by_type(words(ref.name), fields)
 
 
 def _field_kind(element: PageElement) -> str | None:

@@ -387,13 +387,3 @@ def test_a_click_on_something_that_only_mentions_the_name_among_many_other_words
     menu = page({"i": "w", "r": "btn", "n": label})
     clause = Clause(id="c1", kind="activated", description="Click Block", target=ElementRef(name="Block"), action="click")
     assert clause_hits(Contract(clauses=(clause,)), Action(name="click", target="w"), menu) == (("c1",) if hit else ())
-
-
-def test_a_tags_box_holds_the_tags_it_turned_into_items() -> None:
-    tags = Clause(id="c1", kind="field_value", description="Add a tag holds harbour,people,", target=ElementRef(name="Add a tag"), value="harbour,people,")
-    chip = lambda n, tag: {"i": n, "r": "btn", "n": f"Remove tag {tag}", "ctx": [f"item: {tag}"]}  # noqa: E731
-    box = {"i": "26", "r": "inp", "n": "Add a tag", "v": ""}
-    assert start_contract(Contract(clauses=(tags,)), page(chip("24", "harbour"), chip("25", "people"), box)).satisfied
-    assert not start_contract(Contract(clauses=(tags,)), page(chip("24", "harbour"), box)).satisfied
-    plain = tags.model_copy(update={"value": "harbour"})  # no separator typed: a plain field, read as one
-    assert not start_contract(Contract(clauses=(plain,)), page(chip("24", "harbour"), box)).satisfied

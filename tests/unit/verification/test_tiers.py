@@ -451,19 +451,3 @@ def test_collapsed_sections_are_known_from_v3_and_html() -> None:
     assert "collapsed" in v3.elements[0].states
     html = PageState.from_html('<h3 role="tab" aria-expanded="false" data-llm-id="7">Section</h3>', url="https://x.example/")
     assert "collapsed" in html.element("7").states  # type: ignore[union-attr]
-
-
-async def test_a_tags_box_that_turns_what_was_typed_into_items_took_it() -> None:
-    box = {"i": "26", "r": "inp", "n": "Add a tag", "v": ""}
-    chip = lambda n, tag: {"i": n, "r": "btn", "n": f"Remove tag {tag}", "ctx": [f"item: {tag}"]}  # noqa: E731
-    before = v3_page(chip("20", "news"), box)
-    after = v3_page(chip("20", "news"), chip("24", "harbour"), chip("25", "people"), box)
-    result = await run(before, after, 'setValue("26", "harbour,people,")', model=ForbiddenModel(), step_hint="intermediate")
-    assert result.success and any("took 'harbour', 'people' as items" in line for line in result.observations)
-    # Emptied with one of the parts not shown as an item: not taken.
-    partly = v3_page(chip("20", "news"), chip("24", "harbour"), box)
-    result = await run(before, partly, 'setValue("26", "harbour,people,")', model=ForbiddenModel(), step_hint="intermediate")
-    assert not result.success
-    # A tag already there before the typing proves nothing.
-    result = await run(before, before, 'setValue("26", "news")', model=ForbiddenModel(), step_hint="intermediate")
-    assert not result.success
