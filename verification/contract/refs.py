@@ -28,7 +28,7 @@ from verification.contract.captions import named_by_caption, named_by_field_name
 from verification.contract.model import ElementRef, RefRole
 from verification.contract.records import exact_entries, in_open_view
 from verification.contract.typed_fields import named_by_type
-from verification.contract.wording import fold, record_names, words, words_within
+from verification.contract.wording import SEARCH_WORDS, fold, record_names, words, words_within
 from verification.elements import PageElement
 from verification.page import PageState
 
@@ -61,7 +61,6 @@ COMMIT_WORDS: Final[frozenset[str]] = frozenset(
     "order pay publish search go".split()
 )
 _COMMIT_ROLES: Final = frozenset({"button", "link", "menuitem"})
-_SEARCH_WORDS: Final = frozenset({"search", "go", "find"})
 _FIELD_ROLES: Final = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
 # "the first result", "the 3rd search result", "the top hit": an entry of the page's result
 # list, whatever its title.
@@ -166,9 +165,9 @@ def _commit_control(ref: ElementRef, page: PageState) -> Resolution | None:
     ]  # fmt: skip
     if ref.named:  # "Click Submit": a commit control labelled so (seen so), never another one
         buttons = [e for e in buttons if _name_score(words(ref.name), e) > 0.0]
-    elif not set(words(ref.name)) & _SEARCH_WORDS and any(e.role == "searchbox" or e.input_type == "search" for e in page.elements):
+    elif not set(words(ref.name)) & SEARCH_WORDS and any(e.role == "searchbox" or e.input_type == "search" for e in page.elements):
         # The header's "Search" runs the site search box: never the submit of the form the goal fills.
-        buttons = [e for e in buttons if not set(words(e.text or e.name)) <= _SEARCH_WORDS]
+        buttons = [e for e in buttons if not set(words(e.text or e.name)) <= SEARCH_WORDS]
     # A submit button whose visible text overrides its aria-label counts by what it shows.
     typed = [e for e in buttons if e.input_type == "submit" and (e.text is None or _commit_label(e.text))]
     if len(typed) == 1:

@@ -35,6 +35,8 @@ RECORD_NOUNS: Final[frozenset[str]] = frozenset(
     "conversation note review task issue project invoice document folder product customer member event booking "
     "story piece article photo picture pic image".split()
 )
+# The labels of a control that runs a search ("Search", "Go", "Find"): a form's submit never is one.
+SEARCH_WORDS: Final[frozenset[str]] = frozenset({"search", "go", "find"})
 
 
 @lru_cache(maxsize=8192)
